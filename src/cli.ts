@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * The command line: parses flags, runs a command, prints its result. The only place that sets the
+ * exit code: 0 clean, 1 findings, 2 usage or configuration error.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_EMULATOR_PORT, printDataset, startEmulatorCommand, type EmulatorCommandOptions } from './commands/emulator.js';
+import { isUsageError } from './errors.js';
+
+const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function emulatorCommand(): Command {
+  return new Command('emulator')
+    .summary('serve v1, v2beta1 and the token exchange over HTTP from one in-memory store')
+    .description(
+      'Serve v1, v2beta1 and the token exchange over real HTTP from one in-memory store, seeded with a ' +
+        'dataset. Prints "listening on http://HOST:PORT" as its first line of stdout.',
+    )
+    .option('--port <n>', 'port to listen on; 0 picks a free one', String(DEFAULT_EMULATOR_PORT))
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--token <token>', 'the static API bearer token (default: emulator-dev-token)')
+    .option('--dataset <name>', 'demo, large:N (N groups and N repos) or a dataset JSON file', 'demo')
+    .addOption(new Option('--disable <version>', 'answer 404 for one version, like an unknown path (repeatable)').choices(['v1', 'v2', 'v2beta1']).argParser(collect))
+    .option('--page-token-ttl <seconds>', 'page token lifetime (default: 3 days, as the platform)')
+    .option('--request-log <file>', 'append one JSON line per request (method, path, query, status)')
+    .option('--faults <spec>', 'inject faults: 5xx=R,429=R,reset=R,truncate=R,empty-page=R,latency=MIN-MAX,retry-after=S,seed=N')
+    .option('--drift <spec>', 'make v1 and v2 disagree: missing-v1=N,missing-v2=N,field=N,duplicate,seed=N')
+    .option('--seed <n>', 'seed for generated uids', '1')
+    .option('--print-dataset', 'print the dataset in the file format of --dataset FILE and exit')
+    .action(async (options: EmulatorCommandOptions & { printDataset?: boolean }) => {
+      if (options.printDataset) {
+        process.stdout.write(printDataset(options.dataset, options.seed));
+        return;
+      }
+      const started = await startEmulatorCommand(options);
+      process.stdout.write(`listening on ${started.running.url}\n`);
+      for (const note of started.notes) process.stderr.write(`${note}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          started.stop().then(resolve, resolve);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}
+
+export function buildProgram(): Command {
+  const program = new Command('migrate-v2')
+    .description('Move platform API integrations from v1 to v2beta1, and prove the move is safe.')
+    .version(pkg.version)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  program.addCommand(emulatorCommand());
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    if (isUsageError(error)) {
+      process.stderr.write(`migrate-v2: ${error.message}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    throw error;
+  }
+}
+
+await main(process.argv);

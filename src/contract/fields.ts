@@ -1,0 +1,54 @@
+/**
+ * Field lookups over the resource tables: names per version, renames, what a client may write.
+ */
+import { RESOURCES } from './resources.js';
+import type { ApiVersion, FieldRule, ResourceContract, ResourceKind } from './types.js';
+
+const byKind = new Map<ResourceKind, ResourceContract>(RESOURCES.map((r) => [r.kind, r]));
+
+export function resourceOf(kind: ResourceKind): ResourceContract {
+  const found = byKind.get(kind);
+  if (!found) throw new Error(`no resource ${kind} in the contract`);
+  return found;
+}
+
+export function modelledResources(): ResourceContract[] {
+  return RESOURCES.filter((r) => r.modelled);
+}
+
+/** The resource whose v2 list envelope key (or v1/v2 collection) is `name`. */
+export function resourceByCollection(name: string): ResourceContract | undefined {
+  return RESOURCES.find((r) => r.v2.collection === name || r.v1.collection === name);
+}
+
+/** Fields a version shows, in that version's names. */
+export function fieldNames(resource: ResourceContract, version: ApiVersion): string[] {
+  return resource.fields.flatMap((f) => (f[version] ? [f[version]!] : []));
+}
+
+export function fieldByName(resource: ResourceContract, version: ApiVersion, name: string): FieldRule | undefined {
+  return resource.fields.find((f) => f[version] === name);
+}
+
+/** v1 name -> v2 name for the fields whose name changes. */
+export function fieldRenames(resource: ResourceContract): ReadonlyMap<string, string> {
+  const renames = new Map<string, string>();
+  for (const f of resource.fields) {
+    if (f.v1 && f.v2 && f.v1 !== f.v2) renames.set(f.v1, f.v2);
+  }
+  return renames;
+}
+
+/** Fields an update may change, in the version's names. */
+export function mutableFields(resource: ResourceContract, version: ApiVersion): string[] {
+  return resource.fields.filter((f) => f.access === 'mutable' && f[version]).map((f) => f[version]!);
+}
+
+/** Fields a create body may carry, in the version's names (references by their write keys). */
+export function writableFields(resource: ResourceContract, version: ApiVersion): string[] {
+  return resource.fields.flatMap((f) => {
+    if (f.access === 'output-only') return [];
+    if (f.type === 'reference') return f.reference?.writeKey ? [f.reference.writeKey[version]] : [];
+    return f[version] ? [f[version]!] : [];
+  });
+}

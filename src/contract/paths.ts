@@ -1,0 +1,86 @@
+/**
+ * Path templates of the contract. A `{name}` variable binds the rest of a uid, slashes included
+ * (the vendor's `{id=**}`), so a template has at most one variable and it comes last.
+ */
+import { RESOURCES } from './resources.js';
+import { VERSION_SEGMENT } from './builders.js';
+import type { ApiVersion, Endpoint, Operation, ResourceContract } from './types.js';
+
+export interface TemplateMatch {
+  readonly variable?: { readonly name: string; readonly value: string };
+}
+
+function splitTemplate(template: string): { prefix: string; variable?: string } {
+  const open = template.indexOf('{');
+  if (open < 0) return { prefix: template };
+  return { prefix: template.slice(0, open), variable: template.slice(open + 1, template.indexOf('}', open)) };
+}
+
+/** Matches a concrete path (no query) against a template; `null` when it does not fit. */
+export function matchTemplate(template: string, path: string): TemplateMatch | null {
+  const { prefix, variable } = splitTemplate(template);
+  if (variable === undefined) return path === prefix ? {} : null;
+  if (!path.startsWith(prefix) || path.length === prefix.length) return null;
+  return { variable: { name: variable, value: path.slice(prefix.length) } };
+}
+
+export function fillTemplate(template: string, value?: string): string {
+  const { prefix, variable } = splitTemplate(template);
+  if (variable === undefined) return prefix;
+  if (value === undefined) throw new Error(`template ${template} needs a value for {${variable}}`);
+  return prefix + value;
+}
+
+export interface RouteEntry {
+  readonly resource: ResourceContract;
+  readonly version: ApiVersion;
+  readonly operation: Operation;
+  readonly endpoint: Endpoint;
+}
+
+/** Every endpoint of every resource, for routers and reports. */
+export function allEndpoints(): RouteEntry[] {
+  const entries: RouteEntry[] = [];
+  for (const resource of RESOURCES) {
+    for (const version of ['v1', 'v2'] as const) {
+      for (const [operation, endpoint] of Object.entries(resource[version].endpoints)) {
+        if (endpoint) entries.push({ resource, version, operation: operation as Operation, endpoint });
+      }
+    }
+  }
+  return entries;
+}
+
+/** The collection base of a resource in a version: `/iam/v1/rolebindings`. */
+export function collectionBase(resource: ResourceContract, version: ApiVersion): string {
+  return `/${resource.domain}/${VERSION_SEGMENT[version]}/${resource[version].collection}`;
+}
+
+/**
+ * Rewrites the v1 prefix and collection spelling of a concrete path or path prefix
+ * (`/iam/v1/rolebindings/abc` -> `/iam/v2beta1/roleBindings/abc`). Returns null when the text
+ * holds no v1 path of the contract.
+ */
+export function v1PathToV2(path: string): string | null {
+  for (const resource of RESOURCES) {
+    const v1Base = collectionBase(resource, 'v1');
+    if (path === v1Base || path.startsWith(`${v1Base}/`) || path.startsWith(`${v1Base}?`)) {
+      return collectionBase(resource, 'v2') + path.slice(v1Base.length);
+    }
+  }
+  for (const domain of new Set(RESOURCES.map((r) => r.domain))) {
+    const v1Prefix = `/${domain}/${VERSION_SEGMENT.v1}/`;
+    if (path.startsWith(v1Prefix) || path === v1Prefix.slice(0, -1)) {
+      return `/${domain}/${VERSION_SEGMENT.v2}/` + path.slice(v1Prefix.length);
+    }
+  }
+  return null;
+}
+
+/** The resource whose collection a concrete path of the given version addresses, if any. */
+export function resourceOfPath(path: string, version: ApiVersion): ResourceContract | undefined {
+  return RESOURCES.find((r) => {
+    const base = collectionBase(r, version);
+    return path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`);
+  });
+}

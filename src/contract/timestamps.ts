@@ -1,0 +1,32 @@
+/**
+ * Timestamp forms of each version (platform.ts TIMESTAMPS). The emulator stores microseconds since
+ * the epoch; v1 shows six fraction digits, v2 three, and the verifier compares at three.
+ */
+import { TIMESTAMPS } from './platform.js';
+import type { ApiVersion } from './types.js';
+
+export function formatTimestamp(micros: number, version: ApiVersion): string {
+  const millis = Math.floor(micros / 1000);
+  const iso = new Date(millis).toISOString(); // always ...sss Z
+  if (TIMESTAMPS[version].fractionDigits === 3) return iso;
+  const extra = String(micros - millis * 1000).padStart(3, '0');
+  return `${iso.slice(0, -1)}${extra}Z`;
+}
+
+const RFC3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Microseconds since the epoch of an RFC 3339 string; `undefined` when it is not one. */
+export function parseTimestamp(text: string): number | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const millis = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(millis)) return undefined;
+  const fraction = (m[2] ?? '').padEnd(6, '0').slice(0, 6);
+  return millis * 1000 + Number(fraction);
+}
+
+/** The same instant at the precision both versions share, for comparison. */
+export function comparableTimestamp(text: string): string | undefined {
+  const micros = parseTimestamp(text);
+  return micros === undefined ? undefined : formatTimestamp(Math.floor(micros / 1000) * 1000, 'v2');
+}

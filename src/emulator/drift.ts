@@ -1,0 +1,105 @@
+/**
+ * Drift injected on purpose (`--drift`), so the verifier can be tested end to end: resources that
+ * one version does not show, a field whose v2 value differs, and a uid repeated across v2 pages.
+ * The plan is drawn from the dataset with a seed, and published so tests know what to expect.
+ */
+import { modelledResources, type ApiVersion, type ResourceKind } from '../contract/index.js';
+import type { Json } from './render.js';
+import { numberSetting, parseSwitchSpec } from './switch-spec.js';
+import { seededRandom } from './seeded-random.js';
+import type { Store } from './store.js';
+
+export interface DriftSpec {
+  missingInV1: number;
+  missingInV2: number;
+  fieldDiffers: number;
+  duplicateAcrossPages: boolean;
+  seed: number;
+}
+
+export interface DriftTarget {
+  kind: ResourceKind;
+  uid: string;
+}
+
+export interface DriftPlan {
+  missingInV1: DriftTarget[];
+  missingInV2: DriftTarget[];
+  fieldDiffers: (DriftTarget & { field: string; v2Value: string })[];
+  duplicateAcrossPages: boolean;
+}
+
+const FLAG = '--drift';
+export const DRIFT_SUFFIX = ' [drift]';
+
+/** `missing-v1=1,missing-v2=2,field=1,duplicate,seed=3` */
+export function parseDriftSpec(text: string): DriftSpec {
+  const v = parseSwitchSpec(FLAG, text, ['missing-v1', 'missing-v2', 'field', 'duplicate', 'seed']);
+  return {
+    missingInV1: numberSetting(FLAG, v, 'missing-v1', 0, 1000),
+    missingInV2: numberSetting(FLAG, v, 'missing-v2', 0, 1000),
+    fieldDiffers: numberSetting(FLAG, v, 'field', 0, 1000),
+    duplicateAcrossPages: numberSetting(FLAG, v, 'duplicate', 0, 1) > 0,
+    seed: numberSetting(FLAG, v, 'seed', 1),
+  };
+}
+
+/** The string field both versions show that drift alters: description where there is one. */
+function driftField(kind: ResourceKind): string | undefined {
+  const resource = modelledResources().find((r) => r.kind === kind)!;
+  const shared = resource.fields.filter((f) => f.type === 'string' && f.v1 && f.v1 === f.v2);
+  return (shared.find((f) => f.v2 === 'description') ?? shared[0])?.v2;
+}
+
+export function planDrift(spec: DriftSpec, store: Store): DriftPlan {
+  const random = seededRandom(spec.seed);
+  const pool: DriftTarget[] = modelledResources().flatMap((r) =>
+    [...store.all(r.kind)].map((rec) => ({ kind: r.kind, uid: rec.uid })).sort((a, b) => (a.uid < b.uid ? -1 : 1)),
+  );
+  const take = (n: number): DriftTarget[] => {
+    const out: DriftTarget[] = [];
+    while (out.length < n && pool.length > 0) out.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
+    return out;
+  };
+  const missingInV1 = take(spec.missingInV1);
+  const missingInV2 = take(spec.missingInV2);
+  const fieldDiffers = take(spec.fieldDiffers).flatMap((t) => {
+    const field = driftField(t.kind);
+    const current = field ? store.get(t.kind, t.uid)?.[field] : undefined;
+    return field ? [{ ...t, field, v2Value: `${String(current ?? '')}${DRIFT_SUFFIX}` }] : [];
+  });
+  return { missingInV1, missingInV2, fieldDiffers, duplicateAcrossPages: spec.duplicateAcrossPages };
+}
+
+export const NO_DRIFT: DriftPlan = { missingInV1: [], missingInV2: [], fieldDiffers: [], duplicateAcrossPages: false };
+
+export class Drift {
+  private readonly hiddenByView = new Map<string, Set<string>>();
+  private readonly altered = new Map<string, { field: string }>();
+
+  constructor(readonly plan: DriftPlan) {
+    for (const [view, targets] of [['v1', plan.missingInV1], ['v2', plan.missingInV2]] as const) {
+      for (const t of targets) {
+        const key = `${t.kind}|${view}`;
+        if (!this.hiddenByView.has(key)) this.hiddenByView.set(key, new Set());
+        this.hiddenByView.get(key)!.add(t.uid);
+      }
+    }
+    for (const t of plan.fieldDiffers) this.altered.set(`${t.kind}|${t.uid}`, t);
+  }
+
+  get duplicatesAcrossPages(): boolean {
+    return this.plan.duplicateAcrossPages;
+  }
+
+  hidden(kind: ResourceKind, view: ApiVersion): ReadonlySet<string> | undefined {
+    return this.hiddenByView.get(`${kind}|${view}`);
+  }
+
+  /** Applies a planned field difference to a v2 rendering. */
+  alter(kind: ResourceKind, uid: string, json: Json): Json {
+    if (this.altered.size === 0) return json;
+    const change = this.altered.get(`${kind}|${uid}`);
+    return change ? { ...json, [change.field]: `${String(json[change.field] ?? '')}${DRIFT_SUFFIX}` } : json;
+  }
+}

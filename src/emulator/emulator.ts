@@ -104,7 +104,13 @@ export class Emulator {
   }
 
   async handle(req: EmulatorRequest): Promise<EmulatorReply> {
-    const url = new URL(req.url, 'http://emulator.invalid');
+    let url: URL;
+    try {
+      // Concatenated, not resolved: a request path such as //x is a path, not another host.
+      url = new URL(`http://emulator.invalid${req.url.startsWith('/') ? '' : '/'}${req.url}`);
+    } catch {
+      return this.errorReply(new ApiError('INVALID_ARGUMENT', 'request: the request target is not a valid path'));
+    }
     let reply: EmulatorReply;
     let domain = 'iam';
     let fault: FaultDecision | undefined;

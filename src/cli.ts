@@ -16,7 +16,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 function emulatorCommand(): Command {
   return new Command('emulator')
-    .summary('serve v1, v2beta1 and the token exchange over HTTP from one in-memory store')
+    .summary('serve v1, v2beta1 and token exchange from one store')
     .description(
       'Serve v1, v2beta1 and the token exchange over real HTTP from one in-memory store, seeded with a ' +
         'dataset. Prints "listening on http://HOST:PORT" as its first line of stdout.',
@@ -57,7 +57,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   program.addCommand(emulatorCommand());
-  for (const command of program.commands) command.exitOverride();
+  for (const command of program.commands) command.exitOverride().showHelpAfterError('(run with --help for usage)');
   return program;
 }
 

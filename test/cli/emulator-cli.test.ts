@@ -1,0 +1,89 @@
+/** `migrate-v2 emulator` as a user runs it: a child process, real flags, real HTTP. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../helpers/cli.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'mv2-cli-'));
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('close', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+describe('migrate-v2 emulator (CLI)', () => {
+  it('prints "listening on http://HOST:PORT" first, serves both versions, and logs requests', async () => {
+    const log = join(tmp, 'requests.jsonl');
+    const { child, firstLine, stderr } = await startCli(['emulator', '--port', '0', '--token', 'cli-secret', '--request-log', log]);
+    try {
+      expect(firstLine).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      const url = firstLine.slice('listening on '.length);
+      const v1 = await fetch(`${url}/iam/v1/groups`, { headers: { authorization: 'Bearer cli-secret' } });
+      expect(v1.status).toBe(200);
+      const v2 = await fetch(`${url}/iam/v2beta1/groups`, { headers: { authorization: 'Bearer cli-secret' } });
+      expect(((await v2.json()) as { totalCount: string }).totalCount).toBe('9');
+      expect(stderr()).toMatch(/dataset demo: 9 Group/);
+      expect(stderr()).not.toMatch(/cli-secret/);
+    } finally {
+      await stop(child);
+    }
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('lists its subcommands with one line each', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^  emulator \[options\] +serve v1, v2beta1 and token exchange from one store$/m);
+  });
+
+  it('refuses bad flags with a clear message, exit 2 and no stack trace', async () => {
+    for (const args of [
+      ['emulator', '--port', 'eighty'],
+      ['emulator', '--disable', 'v3'],
+      ['emulator', '--disable', 'v1', '--disable', 'v2'],
+      ['emulator', '--faults', '5xx=7'],
+      ['emulator', '--drift', 'chaos=1'],
+      ['emulator', '--page-token-ttl', '-1'],
+      ['emulator', '--dataset', join(tmp, 'missing.json')],
+      ['emulator', '--no-such-flag'],
+      ['no-such-command'],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
+      expect(r.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('refuses a port in use with exit 2', async () => {
+    const { child, firstLine } = await startCli(['emulator', '--port', '0']);
+    try {
+      const port = firstLine.split(':').pop()!;
+      const r = await runCli(['emulator', '--port', port]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('prints the demo dataset, which --dataset FILE serves again', async () => {
+    const printed = await runCli(['emulator', '--print-dataset']);
+    expect(printed.code).toBe(0);
+    const file = join(tmp, 'demo.json');
+    writeFileSync(file, printed.stdout);
+    const { child, firstLine } = await startCli(['emulator', '--port', '0', '--dataset', file]);
+    try {
+      const url = firstLine.slice('listening on '.length);
+      const r = await fetch(`${url}/registry/v2beta1/repos`, { headers: { authorization: 'Bearer emulator-dev-token' } });
+      expect(((await r.json()) as { totalCount: string }).totalCount).toBe('7');
+    } finally {
+      await stop(child);
+    }
+  });
+});

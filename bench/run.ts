@@ -1,0 +1,35 @@
+/**
+ * `npm run bench`: runs every benchmark and rewrites bench/RESULTS.md with the figures and the
+ * command that produced them. Never part of `npm test`.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { benchEmulator } from './emulator.js';
+import { machine } from './support.js';
+
+const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
+
+const suites: [string, () => Promise<string>][] = [['emulator', benchEmulator]];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const sections: string[] = [];
+  for (const [name, run] of suites) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    process.stderr.write(`bench: ${name}...\n`);
+    const section = await run();
+    process.stdout.write(`${section}\n`);
+    sections.push(section);
+  }
+  const header = [
+    '# Benchmark results',
+    '',
+    `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}.`,
+    'Figures are from one run; rerun to compare on your machine.',
+    '',
+  ];
+  writeFileSync(RESULTS, `${[...header, ...sections].join('\n')}`);
+  process.stderr.write(`bench: wrote ${RESULTS}\n`);
+}
+
+await main();

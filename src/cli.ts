@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_EMULATOR_PORT, printDataset, startEmulatorCommand, type EmulatorCommandOptions } from './commands/emulator.js';
+import { contractCommand } from './commands/contract.js';
 import { isUsageError } from './errors.js';
 
 const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
@@ -50,6 +51,16 @@ function emulatorCommand(): Command {
     });
 }
 
+function contractCommandLine(): Command {
+  return new Command('contract')
+    .summary('print the migration contract: documented and assumed rules')
+    .option('--assumed', 'only the assumed rules, as a markdown table')
+    .option('--json', 'the whole contract as JSON')
+    .action((options: { assumed?: boolean; json?: boolean }) => {
+      process.stdout.write(contractCommand(options));
+    });
+}
+
 export function buildProgram(): Command {
   const program = new Command('migrate-v2')
     .description('Move platform API integrations from v1 to v2beta1, and prove the move is safe.')
@@ -57,6 +68,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   program.addCommand(emulatorCommand());
+  program.addCommand(contractCommandLine());
   for (const command of program.commands) command.exitOverride().showHelpAfterError('(run with --help for usage)');
   return program;
 }

@@ -43,7 +43,8 @@ function describe(item: unknown): string | undefined {
 export function allRules(): LocatedRule[] {
   const out: LocatedRule[] = [];
   for (const resource of RESOURCES) collect(resource, resource.kind, out);
-  for (const [name, value] of Object.entries(platform)) {
+  // Sorted: a module namespace's key order differs between runtimes (ESM sorts, transpilers may not).
+  for (const [name, value] of Object.entries(platform).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (typeof value === 'object') collect(value, name, out);
   }
   return out;
@@ -51,4 +52,10 @@ export function allRules(): LocatedRule[] {
 
 export function assumptions(): LocatedRule[] {
   return allRules().filter((r) => r.status === 'assumed');
+}
+
+/** The assumed rules as a markdown table, for the README and `migrate-v2 contract --assumed`. */
+export function assumptionsMarkdown(): string {
+  const rows = assumptions().map((a) => `| \`${a.where}\` | ${a.source.replace(/\|/g, '\\|')} |`);
+  return ['| rule | why it is assumed |', '|---|---|', ...rows].join('\n');
 }

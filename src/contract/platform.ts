@@ -57,6 +57,7 @@ export const LIST_CONTRACT = {
   lastPage: { nextPageToken: 'absent-or-empty', ...documented(`${V2_DOC} §2 "List response envelope"`) },
   nameFilter: { match: 'exact', ...documented(`${V2_DOC} §4 rule 4; ${V1_REF} "List filters"`) },
   unknownQueryParameter: { behaviour: 'INVALID_ARGUMENT', ...assumed('grpc-gateway rejects query parameters that name no request field') },
+  repeatedQueryParameter: { behaviour: 'INVALID_ARGUMENT', ...assumed('a scalar query parameter given twice is refused rather than one of its values picked') },
   scopingOptional: {
     ...assumed(`${V2_DOC} §2 says listing roles needs no scoping parameter; the emulator makes scoping optional on every list`),
   },
@@ -111,8 +112,12 @@ export const ERROR_MODEL = {
   } as Partial<Record<GrpcCodeName, string>>,
   nonEmptyGroupViolationType: 'RESOURCE_NOT_EMPTY',
   v1SameModel: { ...assumed('v1 errors are taken to use the same google.rpc.Status body; both versions sit behind grpc-gateway') },
+  methodNotOffered: { code: 'UNIMPLEMENTED', ...assumed('a method a path does not offer is answered with code 12, as grpc-gateway answers an unbound method') },
   serviceDomain: { default: 'platform.example', ...assumed(`${V2_DOC} §7 names the domain iam.<service_domain> without a value`) },
 } as const;
+
+/** HTTP status of every success, creates and deletes included. */
+export const SUCCESS_STATUS = { http: 200, ...assumed(`${V2_DOC} §7: HTTP statuses "not shown"; grpc-gateway answers 200 for every success`) } as const;
 
 export const AUTH = {
   scheme: 'Bearer',

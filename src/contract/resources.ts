@@ -71,8 +71,12 @@ const identity: ResourceContract = {
     sameField('name', 'string', 'mutable', documented(`${V2_DOC} §2 Identity`), { required: true }),
     sameField('description', 'string', 'mutable', documented(`${V2_DOC} §2 Identity`)),
     sameField('claimMatch', 'claim-match', 'mutable', documented(`${V2_DOC} §2 Identity: issuer and subject given at creation`), { required: true }),
+    // claimMatch may change by update: v1's PUT replaces it with the rest of the resource.
     { v1: 'lastSeen', v2: 'lastSeenTime', type: 'timestamp', access: 'output-only', normalise: 'timestamp-precision', ...documented(`${V2_DOC} §2 Identity; ${V1_REF} table`) },
     ...timestampFields(),
+  ],
+  notes: [
+    { text: 'claimMatch may change by update, like name and description.', ...assumed('v2 §2 says issuer and subject are given at creation, not whether they can change') },
   ],
 };
 
@@ -189,6 +193,9 @@ const roleBinding: ResourceContract = {
     },
     // A binding shows createTime only (v2 §2 RoleBinding), and v1 lists createdAt.
     timestampFields()[0]!,
+  ],
+  notes: [
+    { text: 'A binding keeps its identity for life; an update may change its role only.', ...assumed('the spec gives no binding update payload') },
   ],
 };
 

@@ -7,6 +7,7 @@ import {
   ERROR_MODEL,
   GRPC_CODES,
   LIST_CONTRACT,
+  SUCCESS_STATUS,
   type ApiVersion,
 } from '../contract/index.js';
 import { ApiError } from './api-error.js';
@@ -178,18 +179,19 @@ export class Emulator {
   private api(route: Route, req: EmulatorRequest, url: URL, fault: FaultDecision): EmulatorReply {
     const { resource, version, value = '' } = route;
     const search = url.searchParams;
+    const ok = SUCCESS_STATUS.http;
     switch (route.operation) {
       case 'list':
-        return json(200, list(this.ctx, resource, version, search, fault));
+        return json(ok, list(this.ctx, resource, version, search, fault));
       case 'get':
-        return json(200, get(this.ctx, resource, value, search));
+        return json(ok, get(this.ctx, resource, value, search));
       case 'create':
-        return json(200, create(this.ctx, resource, version, value, req.body, search));
+        return json(ok, create(this.ctx, resource, version, value, req.body, search));
       case 'update':
-        return json(200, version === 'v1' ? replace(this.ctx, resource, value, req.body, search) : patch(this.ctx, resource, value, req.body, search));
+        return json(ok, version === 'v1' ? replace(this.ctx, resource, value, req.body, search) : patch(this.ctx, resource, value, req.body, search));
       case 'delete': {
         const body = remove(this.ctx, resource, version, value, search);
-        return body === undefined ? { status: 200, headers: {}, body: '' } : json(200, body);
+        return body === undefined ? { status: ok, headers: {}, body: '' } : json(ok, body);
       }
     }
   }

@@ -1,0 +1,10 @@
+/** The README's table of assumptions is the contract's, word for word. */
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { assumptionsMarkdown } from '../../src/contract/index.js';
+
+it('lists every assumption of the contract in the README', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /<!-- assumptions:start -->\n([\s\S]*?)\n<!-- assumptions:end -->/.exec(readme)?.[1];
+  expect(block, 'run: npx migrate-v2 contract --assumed, and paste between the markers').toBe(assumptionsMarkdown());
+});

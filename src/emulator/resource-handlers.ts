@@ -86,13 +86,15 @@ function readPage(ctx: HandlerContext, resource: ResourceContract, version: ApiV
   const start = continued ? indexAfter(rows, reading.position, ordering) : skip;
   const positionOf = (row: StoredRecord): [string | number, string] => [sortKey(row, ordering.field), row.uid];
 
-  let page = rows.slice(start, start + pageSize);
-  if (continued && start > 0 && ctx.drift.duplicatesAcrossPages) page = [rows[start - 1]!, ...page.slice(0, pageSize - 1)];
   if (faults.emptyPage && continued && start > 0 && start < rows.length) {
     return { rows: [], nextPageToken: ctx.tokens.issue(fingerprint, positionOf(rows[start - 1]!)), totalCount: rows.length, skipped: skip };
   }
+  // Drift: a continued page repeats the previous page's last row in its first slot.
+  const repeat = continued && start > 0 && ctx.drift.duplicatesAcrossPages;
+  const end = Math.min(rows.length, start + pageSize - (repeat ? 1 : 0));
+  const page = repeat ? [rows[start - 1]!, ...rows.slice(start, end)] : rows.slice(start, end);
   const last = page[page.length - 1];
-  const more = last !== undefined && start + page.length < rows.length;
+  const more = last !== undefined && end < rows.length;
   return {
     rows: page,
     nextPageToken: more ? ctx.tokens.issue(fingerprint, positionOf(last)) : '',

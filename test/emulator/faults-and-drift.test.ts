@@ -98,6 +98,15 @@ describe('--drift', () => {
     const first = await e.get('/iam/v2beta1/groups?page_size=5');
     const second = await e.get(`/iam/v2beta1/groups?page_size=5&page_token=${encodeURIComponent(first.json.nextPageToken)}`);
     expect(second.json.groups[0].uid).toBe(first.json.groups[4].uid);
+    // Only the repeat is drift: the walk still reaches every group.
+    const seen = new Set<string>();
+    let token = '';
+    do {
+      const r = await e.get(`/iam/v2beta1/groups?page_size=5${token ? `&page_token=${encodeURIComponent(token)}` : ''}`);
+      r.json.groups.forEach((g: any) => seen.add(g.uid));
+      token = r.json.nextPageToken;
+    } while (token);
+    expect(seen.size).toBe(20);
   });
 });
 

@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_EMULATOR_PORT, printDataset, startEmulatorCommand, type EmulatorCommandOptions } from './commands/emulator.js';
 import { contractCommand } from './commands/contract.js';
+import { verifyCommand, type VerifyCommandOptions } from './commands/verify.js';
 import { isUsageError } from './errors.js';
 
 const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
@@ -51,6 +52,49 @@ function emulatorCommand(): Command {
     });
 }
 
+function verifyCommandLine(): Command {
+  return new Command('verify')
+    .summary('audit v1 against v2 field by field, and v2 against its list contract')
+    .description(
+      'Walk v1 and v2 in parallel, compare every resource field by field through the migration contract, check ' +
+        "v2's pagination contract on the way, and report what differs. With no --base-url it audits the embedded " +
+        'emulator (demo dataset). Sends only GET requests (and the token exchange).',
+    )
+    .option('--base-url <url>', 'API base URL (default: start the embedded emulator)')
+    .option('--auth-url <url>', 'token-issuing address for --oidc-token-file (default: the base URL)')
+    .option('--token <token>', 'API bearer token (or set MIGRATE_V2_TOKEN)')
+    .option('--oidc-token-file <file>', "a workload's OIDC token, exchanged for an API token (with --identity)")
+    .option('--identity <uid>', 'the identity to assume in the token exchange')
+    .option('--scope <group-uid>', 'audit only the descendants of this group')
+    .option('--kinds <list>', 'kinds to audit, by v2 collection name (default: all that both versions list)')
+    .option('--concurrency <n>', 'requests in flight at once, for the whole audit', '8')
+    .option('--page-size <n>', 'v2 page_size', '200')
+    .option('--max-pages <n>', 'stop a v2 walk after this many pages', '100000')
+    .option('--timeout <ms>', 'time allowed for response headers, and between body chunks', '30000')
+    .option('--retries <n>', 'retries per request (5xx, 429, resets, truncated bodies)', '6')
+    .option('--report <file>', 'write the report: FILE.md (markdown) or FILE.json (every finding); repeatable', collect)
+    .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
+    .option('--baseline <old.json>', 'a previous JSON report: fail only on findings it does not have')
+    .option('--json', 'print the report as JSON instead of the summary')
+    .option('--quiet', 'no progress line')
+    .option('--emulator-dataset <name>', 'embedded emulator: dataset (demo, large:N or a file)', 'demo')
+    .option('--emulator-faults <spec>', 'embedded emulator: inject faults (see emulator --help)')
+    .option('--emulator-drift <spec>', 'embedded emulator: inject drift (see emulator --help)')
+    .option('--emulator-request-log <file>', 'embedded emulator: log every request it gets')
+    .action(async (options: VerifyCommandOptions & { quiet?: boolean }) => {
+      const live = process.stderr.isTTY && !options.quiet && !options.json;
+      const outcome = await verifyCommand(options, {
+        version: pkg.version,
+        env: process.env,
+        ...(live ? { progress: (line: string) => process.stderr.write(`\r\x1b[2K${line}`) } : {}),
+      });
+      if (live) process.stderr.write('\r\x1b[2K');
+      process.stdout.write(outcome.stdout);
+      for (const path of outcome.written) process.stderr.write(`report written to ${path}\n`);
+      process.exitCode = outcome.exitCode;
+    });
+}
+
 function contractCommandLine(): Command {
   return new Command('contract')
     .summary('print the migration contract: documented and assumed rules')
@@ -67,6 +111,7 @@ export function buildProgram(): Command {
     .version(pkg.version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  program.addCommand(verifyCommandLine());
   program.addCommand(emulatorCommand());
   program.addCommand(contractCommandLine());
   for (const command of program.commands) command.exitOverride().showHelpAfterError('(run with --help for usage)');

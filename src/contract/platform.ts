@@ -24,6 +24,9 @@ export const TIMESTAMPS = {
   compareAtFractionDigits: 3,
 } as const;
 
+/** The v2 fields that say when a resource was made and last changed (the uniform shape of v2 §1). */
+export const RESOURCE_TIMES = { fields: ['createTime', 'updateTime'], ...documented(`${V2_DOC} §1, §2`) } as const;
+
 export type OrderField = 'name' | 'created_at' | 'uid';
 
 export const LIST_CONTRACT = {

@@ -1,0 +1,201 @@
+/**
+ * `migrate-v2 verify`: the parity audit. Options in, an outcome (exit code, text, report) out.
+ * With no --base-url it audits the embedded emulator, so the audit runs with no account.
+ */
+import pLimit from 'p-limit';
+import { readFile, rename, writeFile, appendFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { IDENTIFIERS, modelledResources, type ResourceContract } from '../contract/index.js';
+import { DEFAULT_API_TOKEN } from '../emulator/emulator.js';
+import { UsageError } from '../errors.js';
+import { runAudit } from '../verify/audit.js';
+import { ApiCallError, ApiClient } from '../verify/http-client.js';
+import { applyBaseline, buildReport, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
+import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
+import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
+
+export interface VerifyCommandOptions {
+  baseUrl?: string;
+  authUrl?: string;
+  token?: string;
+  oidcTokenFile?: string;
+  identity?: string;
+  scope?: string;
+  kinds?: string;
+  concurrency: string;
+  pageSize: string;
+  maxPages: string;
+  timeout: string;
+  retries: string;
+  report?: string[];
+  format?: string;
+  baseline?: string;
+  json?: boolean;
+  emulatorDataset: string;
+  emulatorFaults?: string;
+  emulatorDrift?: string;
+  emulatorRequestLog?: string;
+}
+
+export interface VerifyIo {
+  version: string;
+  env: NodeJS.ProcessEnv;
+  /** Called often with a one-line status, when the caller wants a live progress line. */
+  progress?: (line: string) => void;
+}
+
+export interface VerifyOutcome {
+  exitCode: 0 | 1 | 2;
+  /** What to print on stdout: the terminal summary, or the report as JSON with --json. */
+  stdout: string;
+  report: AuditReport;
+  written: string[];
+}
+
+function whole(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
+  return n;
+}
+
+function httpUrl(flag: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL, got "${text}"`);
+  if (url.username || url.password) throw new UsageError(`${flag} must not carry credentials; use --token or MIGRATE_V2_TOKEN`);
+  return text.replace(/\/+$/, '');
+}
+
+function chooseKinds(text: string | undefined): ResourceContract[] {
+  const all = modelledResources().filter((r) => r.v1.endpoints.list && r.v2.endpoints.list);
+  if (!text) return all;
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  return names.map((name) => {
+    const found = all.find((r) => r.v2.collection === name || r.v1.collection === name || r.kind === name);
+    if (!found) throw new UsageError(`--kinds: unknown kind "${name}" (known: ${all.map((r) => r.v2.collection).join(', ')})`);
+    return found;
+  });
+}
+
+function reportFormat(path: string, format: string | undefined): 'md' | 'json' {
+  const chosen = format ?? extname(path).slice(1);
+  if (chosen === 'md' || chosen === 'markdown') return 'md';
+  if (chosen === 'json') return 'json';
+  throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
+}
+
+async function readBaseline(path: string): Promise<AuditReport> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--baseline ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as AuditReport).findings)) {
+    throw new UsageError(`--baseline ${path}: not a JSON report of migrate-v2 verify`);
+  }
+  return parsed as AuditReport;
+}
+
+/** Writes next to the target and renames, so a reader never sees half a report. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}
+
+function tokenSource(o: VerifyCommandOptions, env: NodeJS.ProcessEnv, baseUrl: string, secrets: Secrets): TokenSource {
+  const token = o.token ?? env['MIGRATE_V2_TOKEN'];
+  if (token) return new StaticToken(token, secrets);
+  if (o.oidcTokenFile || o.identity) {
+    if (!o.oidcTokenFile || !o.identity) throw new UsageError('--oidc-token-file and --identity go together');
+    if (!new RegExp(IDENTIFIERS.uidPattern).test(o.identity)) throw new UsageError(`--identity must be an identity uid, got "${o.identity}"`);
+    return new ExchangedToken({ authUrl: o.authUrl ? httpUrl('--auth-url', o.authUrl) : baseUrl, baseUrl, identity: o.identity, oidcTokenFile: o.oidcTokenFile, secrets });
+  }
+  throw new UsageError('no credentials: give --token, set MIGRATE_V2_TOKEN, or give --oidc-token-file with --identity');
+}
+
+/** One cheap call first, so bad credentials or an unreachable server are a clear error, not findings. */
+async function preflight(client: ApiClient, resource: ResourceContract, baseUrl: string, secrets: Secrets): Promise<void> {
+  try {
+    await client.getJson(`${resource.v2.endpoints.list!.path}?page_size=1`);
+  } catch (error) {
+    if (error instanceof ApiCallError && (error.statusCode === 401 || error.statusCode === 403)) {
+      throw new UsageError(`${baseUrl} refused the credentials (${error.statusCode}): ${secrets.scrub(error.message)}`);
+    }
+    if (error instanceof ApiCallError && error.code === 'CONNECTION') throw new UsageError(`cannot reach ${baseUrl}: ${error.message}`);
+    if (error instanceof UsageError) throw new UsageError(secrets.scrub(error.message));
+    throw error;
+  }
+}
+
+export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Promise<VerifyOutcome> {
+  const concurrency = whole('--concurrency', o.concurrency, 1, 256);
+  const pageSize = whole('--page-size', o.pageSize, 1, 1000);
+  const maxPages = whole('--max-pages', o.maxPages, 1, 10_000_000);
+  const timeoutMs = whole('--timeout', o.timeout, 1, 3_600_000);
+  const maxRetries = whole('--retries', o.retries, 0, 100);
+  const resources = chooseKinds(o.kinds);
+  const reports = (o.report ?? []).map((path) => ({ path, format: reportFormat(path, o.format) }));
+  if (o.scope && !new RegExp(IDENTIFIERS.uidPattern).test(o.scope)) throw new UsageError(`--scope must be a group uid, got "${o.scope}"`);
+  const baseline = o.baseline ? await readBaseline(o.baseline) : undefined;
+  const secrets = new Secrets();
+
+  let emulator: StartedEmulator | undefined;
+  let baseUrl: string;
+  let tokens: TokenSource;
+  if (o.baseUrl) {
+    baseUrl = httpUrl('--base-url', o.baseUrl);
+    tokens = tokenSource(o, io.env, baseUrl, secrets);
+  } else {
+    emulator = await startEmulatorCommand({
+      port: '0',
+      host: '127.0.0.1',
+      dataset: o.emulatorDataset,
+      ...(o.emulatorFaults ? { faults: o.emulatorFaults } : {}),
+      ...(o.emulatorDrift ? { drift: o.emulatorDrift } : {}),
+      ...(o.emulatorRequestLog ? { requestLog: o.emulatorRequestLog } : {}),
+    });
+    baseUrl = emulator.running.url;
+    tokens = new StaticToken(DEFAULT_API_TOKEN, secrets);
+  }
+
+  const started = Date.now();
+  const client = new ApiClient({ baseUrl, tokens, limit: pLimit(concurrency), timeoutMs, retry: { maxRetries, minDelayMs: 100, maxDelayMs: 5_000 }, connections: concurrency });
+  try {
+    await preflight(client, resources[0]!, baseUrl, secrets);
+    const result = await runAudit({
+      client,
+      resources,
+      ...(o.scope ? { scope: o.scope } : {}),
+      pageSize,
+      maxPages,
+      ...(io.progress
+        ? { onProgress: (p) => io.progress!(`compared ${p.compared} · pages ${p.pages} · requests ${client.stats.requests} · retries ${client.stats.retries} · ${((Date.now() - started) / 1000).toFixed(1)} s`) }
+        : {}),
+    });
+    if (baseline) applyBaseline(result.findings, baseline);
+    const report = buildReport(
+      result,
+      { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
+      resources.map((r) => r.kind),
+    );
+    const written: string[] = [];
+    for (const { path, format } of reports) {
+      await writeAtomically(path, secrets.scrub(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report)));
+      written.push(path);
+    }
+    if (io.env['GITHUB_STEP_SUMMARY']) await appendFile(io.env['GITHUB_STEP_SUMMARY'], `${secrets.scrub(renderMarkdown(report))}\n`);
+    const connectionTrouble = report.findings.some((f) => f.kind === 'incomplete' && !f.baseline);
+    const exitCode = connectionTrouble ? 2 : report.totals.failing > 0 ? 1 : 0;
+    const stdout = secrets.scrub(o.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report));
+    return { exitCode, stdout, report, written };
+  } finally {
+    await client.close();
+    await emulator?.stop();
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The audit: for each kind both versions list, read v1 and walk v2 at the same time, pair records by
+ * v1 `id` = v2 `uid`, compare them, and classify what differs. Records created or changed while the
+ * walk ran are read again once before anything is reported against them.
+ */
+import { fillTemplate, parseTimestamp, type ResourceContract } from '../contract/index.js';
+import { compareRecords, oneSidedFields, recordTimes, type RecordComparison } from './compare.js';
+import type { Finding } from './findings.js';
+import { ApiCallError, type ApiClient } from './http-client.js';
+import { readV1, walkV2, type Json } from './walk.js';
+
+export interface AuditOptions {
+  client: ApiClient;
+  resources: readonly ResourceContract[];
+  /** Audit only the descendants of this group. */
+  scope?: string;
+  pageSize: number;
+  maxPages: number;
+  now?: () => number;
+  onProgress?: (progress: AuditProgress) => void;
+}
+
+export interface AuditProgress {
+  compared: number;
+  pages: number;
+}
+
+export interface KindSummary {
+  kind: string;
+  compared: number;
+  equal: number;
+  expected: number;
+  differences: number;
+  missingInV1: number;
+  missingInV2: number;
+  breaches: number;
+  changedDuringWalk: number;
+  incomplete: boolean;
+  pages: number;
+}
+
+export interface AuditResult {
+  summaries: KindSummary[];
+  findings: Finding[];
+  pages: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+function scopeFilters(resource: ResourceContract, version: 'v1' | 'v2', scope: string | undefined): URLSearchParams {
+  const q = new URLSearchParams();
+  if (scope && resource[version].endpoints.list!.filters.includes('uidp.descendants_of')) q.set('uidp.descendants_of', scope);
+  return q;
+}
+
+class KindAudit {
+  readonly findings: Finding[] = [];
+  readonly summary: KindSummary;
+  private readonly v1ById = new Map<string, Json>();
+  private readonly onlyInV2: Json[] = [];
+  private readonly pending: Json[][] = [];
+  private v1Ready = false;
+  private readonly normalisedCounts = new Map<string, number>();
+  private readonly unknownKeys = new Map<string, number>();
+  private readonly suspects: { uid: string; v1?: Json; v2?: Json; comparison?: RecordComparison }[] = [];
+
+  constructor(
+    private readonly resource: ResourceContract,
+    private readonly o: AuditOptions,
+    private readonly windowStartMicros: number,
+    private readonly progress: AuditProgress,
+  ) {
+    this.summary = { kind: resource.kind, compared: 0, equal: 0, expected: 0, differences: 0, missingInV1: 0, missingInV2: 0, breaches: 0, changedDuringWalk: 0, incomplete: false, pages: 0 };
+  }
+
+  async run(): Promise<void> {
+    const v1 = readV1(this.o.client, this.resource.v1.endpoints.list!, scopeFilters(this.resource, 'v1', this.o.scope), this.o.maxPages).then((items) => {
+      for (const item of items) this.v1ById.set(String(item['id']), item);
+      this.v1Ready = true;
+      for (const page of this.pending.splice(0)) this.comparePage(page);
+    });
+    const v2 = walkV2({
+      client: this.o.client,
+      resource: this.resource,
+      filters: scopeFilters(this.resource, 'v2', this.o.scope),
+      pageSize: this.o.pageSize,
+      maxPages: this.o.maxPages,
+      onPage: (items) => {
+        this.progress.pages += 1;
+        this.summary.pages += 1;
+        if (this.v1Ready) this.comparePage(items);
+        else this.pending.push(items);
+      },
+    });
+    const [v1Outcome, v2Outcome] = await Promise.allSettled([v1, v2]);
+    for (const outcome of [v1Outcome, v2Outcome]) {
+      if (outcome.status === 'rejected') this.incomplete(outcome.reason);
+    }
+    if (v2Outcome.status === 'fulfilled') {
+      this.findings.push(...v2Outcome.value.breaches);
+      this.summary.breaches = v2Outcome.value.breaches.length;
+      if (!v2Outcome.value.complete) this.incomplete(new Error('the v2 walk stopped early on a contract breach'));
+    }
+    if (this.summary.incomplete) return;
+    for (const [uid, record] of this.v1ById) this.suspects.push({ uid, v1: record });
+    for (const record of this.onlyInV2) this.suspects.push({ uid: String(record['uid']), v2: record });
+    await this.settleSuspects();
+    this.reportAggregates();
+  }
+
+  private comparePage(items: Json[]): void {
+    for (const v2 of items) {
+      const uid = String(v2['uid']);
+      const v1 = this.v1ById.get(uid);
+      if (!v1) {
+        this.onlyInV2.push(v2);
+        continue;
+      }
+      this.v1ById.delete(uid);
+      this.summary.compared += 1;
+      this.progress.compared += 1;
+      const comparison = compareRecords(this.resource, v1, v2);
+      for (const f of comparison.normalised) this.normalisedCounts.set(f.v2!, (this.normalisedCounts.get(f.v2!) ?? 0) + 1);
+      for (const key of comparison.unknownKeys.v1) this.unknownKeys.set(`v1 ${key}`, (this.unknownKeys.get(`v1 ${key}`) ?? 0) + 1);
+      for (const key of comparison.unknownKeys.v2) this.unknownKeys.set(`v2 ${key}`, (this.unknownKeys.get(`v2 ${key}`) ?? 0) + 1);
+      if (comparison.differences.length === 0) this.summary.equal += 1;
+      else this.suspects.push({ uid, v1, v2, comparison });
+    }
+  }
+
+  /** True when the record says it was made or changed after the walk began. */
+  private changedInWindow(record: Json | undefined, version: 'v1' | 'v2'): boolean {
+    if (!record) return false;
+    return recordTimes(this.resource, record, version).some((t) => (parseTimestamp(t) ?? 0) >= this.windowStartMicros);
+  }
+
+  private async reRead(uid: string): Promise<{ v1?: Json; v2?: Json }> {
+    const v1Query = new URLSearchParams({ id: uid });
+    const v1Body = (await this.o.client.getJson(`${this.resource.v1.endpoints.list!.path}?${v1Query}`)) as Json;
+    const v1 = ((v1Body[this.resource.v1.endpoints.list!.envelopeKey] as Json[] | undefined) ?? [])[0];
+    let v2: Json | undefined;
+    const get = this.resource.v2.endpoints.get;
+    if (get) {
+      try {
+        v2 = (await this.o.client.getJson(fillTemplate(get.path, uid))) as Json;
+      } catch (error) {
+        if (!(error instanceof ApiCallError && error.statusCode === 404)) throw error;
+      }
+    }
+    return { ...(v1 ? { v1 } : {}), ...(v2 ? { v2 } : {}) };
+  }
+
+  private async settleSuspects(): Promise<void> {
+    for (const suspect of this.suspects) {
+      let { v1, v2, comparison } = suspect;
+      if (this.changedInWindow(v1, 'v1') || this.changedInWindow(v2, 'v2')) {
+        try {
+          ({ v1, v2 } = await this.reRead(suspect.uid));
+        } catch (error) {
+          this.incomplete(error);
+          return;
+        }
+        comparison = v1 && v2 ? compareRecords(this.resource, v1, v2) : undefined;
+        if (v1 && v2 && comparison!.differences.length === 0) {
+          this.summary.changedDuringWalk += 1;
+          this.findings.push({ kind: 'changed-during-walk', resource: this.resource.kind, uid: suspect.uid, message: 'changed while the walk ran; equal when read again' });
+          continue;
+        }
+      }
+      this.classify(suspect.uid, v1, v2, comparison);
+    }
+  }
+
+  private classify(uid: string, v1: Json | undefined, v2: Json | undefined, comparison: RecordComparison | undefined): void {
+    const kind = this.resource.kind;
+    if (v1 && !v2) {
+      this.summary.missingInV2 += 1;
+      this.findings.push({ kind: 'missing-in-v2', resource: kind, uid, message: `v1 lists ${this.resource.singular} ${uid}; v2 does not` });
+    } else if (v2 && !v1) {
+      this.summary.missingInV1 += 1;
+      this.findings.push({ kind: 'missing-in-v1', resource: kind, uid, message: `v2 lists ${this.resource.singular} ${uid}; v1 does not` });
+    } else if (comparison) {
+      this.summary.differences += 1;
+      for (const d of comparison.differences) {
+        this.findings.push({ kind: 'field-differs', resource: kind, uid, path: d.path, v1: d.v1, v2: d.v2, message: `${d.path} differs`, rule: { status: d.field.status, source: d.field.source } });
+      }
+    }
+  }
+
+  private reportAggregates(): void {
+    const kind = this.resource.kind;
+    if (this.summary.compared === 0) return;
+    for (const field of oneSidedFields(this.resource)) {
+      const shownBy = field.v1 ? `v1 shows ${field.v1}` : `v2 shows ${field.v2}`;
+      this.findings.push({ kind: 'expected-difference', resource: kind, path: `$.${field.v2 ?? field.v1}`, count: this.summary.compared, message: `${shownBy}; the other version does not`, rule: { status: field.status, source: field.source } });
+    }
+    for (const [name, count] of this.normalisedCounts) {
+      const field = this.resource.fields.find((f) => f.v2 === name)!;
+      this.findings.push({ kind: 'expected-difference', resource: kind, path: `$.${name}`, count, message: `equal once normalised (${field.normalise}): a change of form only`, rule: { status: field.status, source: field.source } });
+    }
+    for (const [key, count] of this.unknownKeys) {
+      this.findings.push({ kind: 'not-in-contract', resource: kind, path: `$.${key.slice(3)}`, count, message: `${key.slice(0, 2)} shows a field the contract does not name; not compared` });
+    }
+    this.summary.expected = this.findings.filter((f) => f.kind === 'expected-difference').length;
+  }
+
+  private incomplete(reason: unknown): void {
+    if (this.summary.incomplete) return;
+    this.summary.incomplete = true;
+    const message = reason instanceof Error ? reason.message : String(reason);
+    this.findings.push({ kind: 'incomplete', resource: this.resource.kind, message: `not audited to the end: ${message}` });
+  }
+}
+
+export async function runAudit(o: AuditOptions): Promise<AuditResult> {
+  const now = o.now ?? Date.now;
+  const startedAt = new Date(now()).toISOString();
+  // A second of slack: the server's clock and ours need not agree to the millisecond.
+  const windowStartMicros = (now() - 1000) * 1000;
+  const progress: AuditProgress = { compared: 0, pages: 0 };
+  const timer = o.onProgress ? setInterval(() => o.onProgress!(progress), 200) : undefined;
+  try {
+    const audits = o.resources.map((r) => new KindAudit(r, o, windowStartMicros, progress));
+    await Promise.all(audits.map((a) => a.run()));
+    return {
+      summaries: audits.map((a) => a.summary),
+      findings: audits.flatMap((a) => a.findings),
+      pages: progress.pages,
+      startedAt,
+      finishedAt: new Date(now()).toISOString(),
+    };
+  } finally {
+    if (timer) clearInterval(timer);
+    o.onProgress?.(progress);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Compares one resource as v1 and v2 show it, field by field through the contract. What the
+ * contract calls a change of form (timestamp precision, int-map defaults, a reference's shape) is
+ * normalised first, and counted, so the report can say what it forgave and why.
+ */
+import { comparableTimestamp, RESOURCE_TIMES, type FieldRule, type ResourceContract } from '../contract/index.js';
+import type { Json } from './walk.js';
+
+export interface FieldDifference {
+  field: FieldRule;
+  path: string;
+  v1: unknown;
+  v2: unknown;
+}
+
+export interface RecordComparison {
+  differences: FieldDifference[];
+  /** Fields whose raw values differed but are equal once normalised. */
+  normalised: FieldRule[];
+  /** Keys that the contract does not name, per version. */
+  unknownKeys: { v1: string[]; v2: string[] };
+}
+
+function referenceUid(value: unknown): unknown {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') return (value as Json)['uid'] ?? (value as Json)['id'];
+  return value;
+}
+
+export function normalise(field: FieldRule, value: unknown): unknown {
+  if (value === undefined) return value;
+  switch (field.normalise) {
+    case 'timestamp-precision':
+      return typeof value === 'string' ? (comparableTimestamp(value) ?? value) : value;
+    case 'int-map-zero-defaults':
+      return value && typeof value === 'object' ? Object.fromEntries(Object.entries(value as Json).filter(([, n]) => n !== 0)) : value;
+    case 'reference-by-uid':
+      return referenceUid(value);
+    default:
+      return value;
+  }
+}
+
+/** Leaf-level differences between two JSON values, with their paths. */
+function diffValues(a: unknown, b: unknown, path: string, out: { path: string; a: unknown; b: unknown }[]): void {
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a as Json), ...Object.keys(b as Json)]);
+    for (const key of [...keys].sort()) {
+      diffValues((a as Json)[key], (b as Json)[key], Array.isArray(a) ? `${path}[${key}]` : `${path}.${key}`, out);
+    }
+    return;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, a, b });
+}
+
+export function compareRecords(resource: ResourceContract, v1: Json, v2: Json): RecordComparison {
+  const differences: FieldDifference[] = [];
+  const normalised: FieldRule[] = [];
+  for (const field of resource.fields) {
+    if (!field.v1 || !field.v2 || field.type === 'uid') continue;
+    const raw1 = v1[field.v1];
+    const raw2 = v2[field.v2];
+    const n1 = normalise(field, raw1);
+    const n2 = normalise(field, raw2);
+    const leaves: { path: string; a: unknown; b: unknown }[] = [];
+    diffValues(n1, n2, `$.${field.v2}`, leaves);
+    if (leaves.length > 0) {
+      for (const leaf of leaves) differences.push({ field, path: leaf.path, v1: leaf.a, v2: leaf.b });
+    } else if (JSON.stringify(raw1) !== JSON.stringify(raw2)) {
+      normalised.push(field);
+    }
+  }
+  const known1 = new Set(resource.fields.map((f) => f.v1));
+  const known2 = new Set(resource.fields.map((f) => f.v2));
+  return {
+    differences,
+    normalised,
+    unknownKeys: { v1: Object.keys(v1).filter((k) => !known1.has(k)), v2: Object.keys(v2).filter((k) => !known2.has(k)) },
+  };
+}
+
+/** Fields one version shows and the other does not: expected differences by the contract. */
+export function oneSidedFields(resource: ResourceContract): FieldRule[] {
+  return resource.fields.filter((f) => Boolean(f.v1) !== Boolean(f.v2));
+}
+
+/** Create and update times of a record, read under either version's names. */
+export function recordTimes(resource: ResourceContract, record: Json, version: 'v1' | 'v2'): string[] {
+  const times: readonly string[] = RESOURCE_TIMES.fields;
+  return resource.fields
+    .filter((f) => f.v2 && times.includes(f.v2) && f[version])
+    .map((f) => record[f[version]!])
+    .filter((v): v is string => typeof v === 'string');
+}

@@ -1,0 +1,173 @@
+/**
+ * The verifier's HTTP client: GET only, keep-alive connections, undici's retry interceptor (5xx,
+ * 429 with Retry-After, resets, timeouts) with a capped, jittered backoff, and every request
+ * through the audit's one concurrency limit.
+ *
+ * A body cut short after its headers is retried too: the whole-body interceptor below holds each
+ * response until its last byte, so a cut reaches the retry handler as an error before any header
+ * went downstream, and undici re-sends the request instead of asking for a byte range (which an
+ * API does not serve).
+ */
+import type { LimitFunction } from 'p-limit';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import type { TokenSource } from './token-source.js';
+
+export interface ClientStats {
+  requests: number;
+  retries: number;
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 6, minDelayMs: 100, maxDelayMs: 5_000 };
+
+const RETRY_STATUS = [429, 500, 502, 503, 504];
+const RETRY_ERRORS = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_REQ_RETRY',
+]);
+
+/** An API call that failed for good: an error status after retries, or no answer at all. */
+export class ApiCallError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'HTTP_STATUS' | 'CONNECTION' | 'BAD_BODY',
+    readonly statusCode: number | undefined,
+    readonly attempts: number,
+    readonly body?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+}
+
+/** Holds a response until its body is complete, so that a cut body is an error, not a short page. */
+class WholeBodyHandler implements Dispatcher.DispatchHandler {
+  private held?: { statusCode: number; headers: Record<string, string | string[] | undefined>; statusMessage?: string | undefined; chunks: Buffer[] };
+
+  constructor(private readonly next: Dispatcher.DispatchHandler) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.next.onRequestStart?.(controller, context);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+    this.held = { statusCode, headers, statusMessage, chunks: [] };
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.held?.chunks.push(chunk);
+  }
+
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
+    const held = this.held!;
+    this.next.onResponseStart?.(controller, held.statusCode, held.headers, held.statusMessage);
+    if (held.chunks.length > 0) this.next.onResponseData?.(controller, Buffer.concat(held.chunks));
+    this.next.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.next.onResponseError?.(controller, error);
+  }
+}
+
+const wholeBody: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => dispatch(opts, new WholeBodyHandler(handler));
+
+/** Exponential backoff with full jitter, capped; Retry-After wins when the server sends it. */
+function retryDecision(policy: RetryPolicy, stats: ClientStats) {
+  return (
+    err: Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> },
+    { state }: { state: { counter: number } },
+    done: (result?: Error | null) => void,
+  ): void => {
+    const retryable = err.statusCode !== undefined ? RETRY_STATUS.includes(err.statusCode) : RETRY_ERRORS.has(err.code ?? '');
+    if (!retryable || state.counter > policy.maxRetries) {
+      done(err);
+      return;
+    }
+    const retryAfter = Number(err.headers?.['retry-after']);
+    const backoff = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (state.counter - 1));
+    const delay = Number.isFinite(retryAfter) && retryAfter >= 0 ? Math.min(retryAfter * 1000, policy.maxDelayMs) : Math.random() * backoff;
+    stats.retries += 1;
+    setTimeout(() => done(null), delay);
+  };
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  tokens: TokenSource;
+  limit: LimitFunction;
+  timeoutMs: number;
+  retry?: RetryPolicy;
+  connections?: number;
+}
+
+export class ApiClient {
+  readonly stats: ClientStats = { requests: 0, retries: 0 };
+  private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.agent = new Agent({
+      connections: options.connections ?? 16,
+      keepAliveTimeout: 10_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    const policy = options.retry ?? DEFAULT_RETRY;
+    this.dispatcher = this.agent.compose(
+      wholeBody,
+      interceptors.retry({ methods: ['GET'], maxRetries: policy.maxRetries, retry: retryDecision(policy, this.stats) as never }),
+    );
+  }
+
+  /** GET a path (with its query) of the API and parse the JSON answer. */
+  getJson(pathAndQuery: string): Promise<unknown> {
+    return this.options.limit(async () => {
+      this.stats.requests += 1;
+      const retriesBefore = this.stats.retries;
+      const token = await this.options.tokens.token();
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(`${this.options.baseUrl}${pathAndQuery}`, {
+          method: 'GET',
+          dispatcher: this.dispatcher,
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        });
+      } catch (error) {
+        const e = error as Error & { statusCode?: number; code?: string };
+        const attempts = this.stats.retries - retriesBefore + 1;
+        if (e.statusCode !== undefined) {
+          throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${e.statusCode} after ${attempts} attempts`, 'HTTP_STATUS', e.statusCode, attempts);
+        }
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} failed after ${attempts} attempts: ${e.code ?? e.message}`, 'CONNECTION', undefined, attempts);
+      }
+      const text = await response.body.text();
+      let body: unknown;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered a body that is not JSON`, 'BAD_BODY', response.statusCode, 1);
+      }
+      if (response.statusCode >= 400) {
+        const message = (body as { message?: string } | undefined)?.message ?? '';
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${response.statusCode}${message ? `: ${message}` : ''}`, 'HTTP_STATUS', response.statusCode, 1, body);
+      }
+      return body;
+    });
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}

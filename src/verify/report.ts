@@ -1,0 +1,144 @@
+/**
+ * The audit report in three forms: JSON with every finding (for machines and baselines), markdown
+ * for a pull request or an audit record, and a terminal summary.
+ */
+import { assumptions, type LocatedRule } from '../contract/index.js';
+import { code, details, table } from '../report/markdown.js';
+import type { AuditResult, KindSummary } from './audit.js';
+import { fingerprint, isFailing, type Finding, type FindingKind } from './findings.js';
+
+export type Verdict = 'parity' | 'findings' | 'incomplete';
+
+export interface AuditReport {
+  tool: 'migrate-v2 verify';
+  version: string;
+  target: { baseUrl: string; embeddedEmulator: boolean; scope?: string };
+  startedAt: string;
+  finishedAt: string;
+  stats: { requests: number; retries: number; pages: number; elapsedMs: number };
+  verdict: Verdict;
+  summary: KindSummary[];
+  totals: { findings: number; failing: number; knownFromBaseline: number };
+  findings: Finding[];
+  /** The contract's assumptions this audit leaned on. */
+  assumptions: LocatedRule[];
+}
+
+export function buildReport(
+  result: AuditResult,
+  meta: { version: string; baseUrl: string; embeddedEmulator: boolean; scope?: string; requests: number; retries: number; elapsedMs: number },
+  audited: readonly string[],
+): AuditReport {
+  const failing = result.findings.filter(isFailing);
+  const incomplete = result.summaries.some((s) => s.incomplete);
+  const leaned = assumptions().filter((a) => audited.some((k) => a.where.startsWith(`${k}.`)) || /^(LIST_CONTRACT|TIMESTAMPS)\./.test(a.where));
+  return {
+    tool: 'migrate-v2 verify',
+    version: meta.version,
+    target: { baseUrl: meta.baseUrl, embeddedEmulator: meta.embeddedEmulator, ...(meta.scope ? { scope: meta.scope } : {}) },
+    startedAt: result.startedAt,
+    finishedAt: result.finishedAt,
+    stats: { requests: meta.requests, retries: meta.retries, pages: result.pages, elapsedMs: meta.elapsedMs },
+    verdict: incomplete ? 'incomplete' : failing.length > 0 ? 'findings' : 'parity',
+    summary: result.summaries,
+    totals: { findings: result.findings.length, failing: failing.length, knownFromBaseline: result.findings.filter((f) => f.baseline).length },
+    findings: result.findings,
+    assumptions: leaned,
+  };
+}
+
+/** Marks the findings a previous report already had; they no longer fail the audit. */
+export function applyBaseline(findings: Finding[], baseline: AuditReport): void {
+  const known = new Set(baseline.findings.map(fingerprint));
+  for (const f of findings) if (known.has(fingerprint(f))) f.baseline = true;
+}
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  parity: 'Parity holds: v1 and v2 agree, expected differences aside.',
+  findings: 'Findings: v1 and v2 differ, or v2 breaks its list contract.',
+  incomplete: 'Incomplete: some kinds could not be audited to the end; nothing is claimed about them.',
+};
+
+const KIND_TITLE: Record<FindingKind, string> = {
+  'missing-in-v2': 'Missing in v2',
+  'missing-in-v1': 'Missing in v1',
+  'field-differs': 'Field differs',
+  'contract-breach': 'v2 list contract breached',
+  incomplete: 'Incomplete',
+  'expected-difference': 'Expected differences (documented in the contract; not failing)',
+  'changed-during-walk': 'Changed during the walk (equal when read again; not failing)',
+  'not-in-contract': 'Fields the contract does not name (not compared; not failing)',
+};
+
+function summaryRows(summary: KindSummary[]): string[][] {
+  return summary.map((s) => [
+    s.kind,
+    String(s.compared),
+    String(s.equal),
+    String(s.expected),
+    String(s.differences),
+    String(s.missingInV2),
+    String(s.missingInV1),
+    String(s.breaches),
+    s.incomplete ? 'yes' : '',
+  ]);
+}
+
+const SUMMARY_HEADER = ['kind', 'compared', 'equal', 'expected diffs', 'differences', 'missing in v2', 'missing in v1', 'contract breaches', 'incomplete'];
+
+function findingRow(f: Finding): string[] {
+  return [
+    f.resource,
+    f.uid ? code(f.uid) : '',
+    f.path ? code(f.path) : f.breach ? code(f.breach) : '',
+    f.v1 === undefined ? '' : code(f.v1),
+    f.v2 === undefined ? '' : code(f.v2),
+    `${f.message}${f.count && f.count > 1 ? ` (×${f.count})` : ''}${f.rule ? ` [${f.rule.status}: ${f.rule.source}]` : ''}${f.baseline ? ' (in baseline)' : ''}`,
+  ];
+}
+
+export function renderMarkdown(report: AuditReport): string {
+  const parts = [
+    '# migrate-v2 parity audit',
+    '',
+    `**${VERDICT_TEXT[report.verdict]}**`,
+    '',
+    `Target ${code(report.target.baseUrl)}${report.target.embeddedEmulator ? ' (the embedded emulator)' : ''}${report.target.scope ? `, scope ${code(report.target.scope)}` : ''}; ` +
+      `${report.startedAt} to ${report.finishedAt}; ${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages.`,
+    '',
+    table(SUMMARY_HEADER, summaryRows(report.summary)),
+    '',
+  ];
+  const order: FindingKind[] = ['incomplete', 'contract-breach', 'missing-in-v2', 'missing-in-v1', 'field-differs', 'changed-during-walk', 'expected-difference', 'not-in-contract'];
+  for (const kind of order) {
+    const found = report.findings.filter((f) => f.kind === kind);
+    if (found.length === 0) continue;
+    const body = table(['kind', 'uid', 'field / breach', 'v1', 'v2', 'what'], found.map(findingRow));
+    parts.push(`## ${KIND_TITLE[kind]} (${found.length})`, '', found.length > 20 ? details(`${found.length} findings`, body) : body, '');
+  }
+  if (report.assumptions.length > 0) {
+    const body = table(['rule', 'why it is assumed'], report.assumptions.map((a) => [code(a.where), a.source]));
+    parts.push('## Assumptions this audit relies on', '', details(`${report.assumptions.length} assumptions of the contract`, body), '');
+  }
+  return parts.join('\n');
+}
+
+export function renderTerminal(report: AuditReport, firstFindings = 10): string {
+  const rows = [SUMMARY_HEADER, ...summaryRows(report.summary)];
+  const widths = SUMMARY_HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd());
+  const failing = report.findings.filter(isFailing);
+  const shown = failing.slice(0, firstFindings).map((f) => {
+    const values = f.v1 !== undefined || f.v2 !== undefined ? `: v1 ${JSON.stringify(f.v1)} / v2 ${JSON.stringify(f.v2)}` : '';
+    return `  ${f.kind} ${f.resource}${f.uid ? ` ${f.uid}` : ''}${f.path ? ` ${f.path}` : ''}${values}${f.kind === 'field-differs' ? '' : ` - ${f.message}`}`;
+  });
+  const expected = report.findings.filter((f) => f.kind === 'expected-difference').length;
+  return [
+    ...lines,
+    '',
+    ...(shown.length > 0 ? [`first ${shown.length} of ${failing.length} failing findings:`, ...shown, ''] : []),
+    `${VERDICT_TEXT[report.verdict]} ${expected} expected differences, ${report.totals.knownFromBaseline} known from the baseline. ` +
+      `${report.stats.requests} requests, ${report.stats.retries} retries, ${(report.stats.elapsedMs / 1000).toFixed(1)} s.`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,127 @@
+/**
+ * Reads a kind from each version: v1's list (`{items}`, paginated only where the contract says), and
+ * a walk of every v2 page that checks the list contract on the way (spec §2 envelope, §4 rules, §8).
+ * Every page request carries the same parameters; only page_token changes.
+ */
+import { LIST_CONTRACT, type ListEndpoint, type ResourceContract } from '../contract/index.js';
+import type { ApiClient } from './http-client.js';
+import type { BreachType, Finding } from './findings.js';
+
+export type Json = Record<string, unknown>;
+
+function withQuery(path: string, query: URLSearchParams): string {
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** Every v1 record of a kind. v1 advisories page; the rest answer everything at once. */
+export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters: URLSearchParams, maxPages: number): Promise<Json[]> {
+  const items: Json[] = [];
+  let token = '';
+  for (let page = 0; page < maxPages; page++) {
+    const query = new URLSearchParams(filters);
+    if (endpoint.paginated) query.set('page_size', String(LIST_CONTRACT.pageSize.max));
+    if (token) query.set('page_token', token);
+    const body = (await client.getJson(withQuery(endpoint.path, query))) as Json;
+    items.push(...((body[endpoint.envelopeKey] as Json[] | undefined) ?? []));
+    token = endpoint.paginated ? String(body['nextPageToken'] ?? '') : '';
+    if (!token) return items;
+  }
+  throw new Error(`v1 list ${endpoint.path} went past ${maxPages} pages`);
+}
+
+export interface V2WalkResult {
+  breaches: Finding[];
+  pages: number;
+  /** False when the walk had to stop early (a cycle, an expired token, the page cap). */
+  complete: boolean;
+}
+
+/** The documented order the walk asks for and checks: creation time where v2 shows it, else name. */
+export function walkOrder(resource: ResourceContract): { orderBy: string; field: string } {
+  const shows = (name: string) => resource.fields.some((f) => f.v2 === name);
+  const byCreation = LIST_CONTRACT.orderBy.fields.created_at;
+  return shows(byCreation) ? { orderBy: 'created_at', field: byCreation } : { orderBy: 'name', field: LIST_CONTRACT.orderBy.fields.name };
+}
+
+export interface V2WalkOptions {
+  client: ApiClient;
+  resource: ResourceContract;
+  filters: URLSearchParams;
+  pageSize: number;
+  maxPages: number;
+  onPage: (items: Json[]) => void;
+}
+
+export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
+  const endpoint = o.resource.v2.endpoints.list!;
+  const order = walkOrder(o.resource);
+  const query = new URLSearchParams(o.filters);
+  query.set('page_size', String(o.pageSize));
+  query.set('order_by', order.orderBy);
+  const breaches = new Map<BreachType, Finding>();
+  const breach = (type: BreachType, message: string, extra: Partial<Finding> = {}): void => {
+    const seen = breaches.get(type);
+    if (seen) seen.count = (seen.count ?? 1) + 1;
+    else breaches.set(type, { kind: 'contract-breach', resource: o.resource.kind, breach: type, message, ...extra });
+  };
+
+  const seenUids = new Set<string>();
+  const seenTokens = new Set<string>();
+  let firstUid: string | undefined;
+  let lastKey: string | undefined;
+  let totalCount: string | undefined;
+  let token = '';
+  let pages = 0;
+  for (;;) {
+    if (pages >= o.maxPages) {
+      breach('page-cap-reached', `stopped after ${o.maxPages} pages (--max-pages): the walk did not end`);
+      return { breaches: [...breaches.values()], pages, complete: false };
+    }
+    const pageQuery = new URLSearchParams(query);
+    if (token) pageQuery.set('page_token', token);
+    const body = (await o.client.getJson(withQuery(endpoint.path, pageQuery))) as Json;
+    pages += 1;
+    const items = (body[endpoint.envelopeKey] as Json[] | undefined) ?? [];
+    const next = String(body['nextPageToken'] ?? '');
+    totalCount = body['totalCount'] === undefined ? totalCount : String(body['totalCount']);
+    const skipped = body['skipped'];
+    if (skipped !== undefined && skipped !== 0) breach('skipped-not-echoed', `skipped is ${JSON.stringify(skipped)} where no skip was asked (rule: skipped echoes skip)`);
+
+    if (token && items.length > 0 && items[0]!['uid'] === firstUid) {
+      breach('expired-token-restart', 'a page token led back to the first page: it expired and the query restarted; the walk stopped rather than read everything twice');
+      return { breaches: [...breaches.values()], pages, complete: false };
+    }
+    if (pages === 1) firstUid = items[0]?.['uid'] as string | undefined;
+    if (items.length === 0 && next) breach('empty-page-with-token', 'a page came back empty but with a nextPageToken; the walk went on');
+
+    const fresh: Json[] = [];
+    for (const [i, item] of items.entries()) {
+      const uid = String(item['uid']);
+      const key = item[order.field] === undefined ? undefined : String(item[order.field]);
+      // Equal keys are ties (their order is an assumption); only a strictly earlier key breaks the order.
+      if (i === 0 && lastKey !== undefined && key !== undefined && key < lastKey) {
+        breach('order-broken', `order_by=${order.orderBy}: a page starts before the previous page ended`, { uid, v1: lastKey, v2: key });
+      }
+      if (seenUids.has(uid)) {
+        breach('duplicate-uid', `uid ${uid} came back on more than one page`, { uid });
+        continue;
+      }
+      seenUids.add(uid);
+      fresh.push(item);
+    }
+    if (items.length > 0) lastKey = items[items.length - 1]![order.field] === undefined ? lastKey : String(items[items.length - 1]![order.field]);
+    o.onPage(fresh);
+    if (!next) break;
+    if (seenTokens.has(next)) {
+      breach('token-cycle', 'a nextPageToken came back that an earlier page had already given: the pages cycle');
+      return { breaches: [...breaches.values()], pages, complete: false };
+    }
+    seenTokens.add(next);
+    token = next;
+  }
+  if (totalCount !== undefined && Number(totalCount) !== seenUids.size) {
+    breach('total-count-mismatch', `totalCount says ${totalCount}, the walk found ${seenUids.size}`, { v2: totalCount });
+  }
+  return { breaches: [...breaches.values()], pages, complete: true };
+}

@@ -31,7 +31,7 @@ function emulatorCommand(): Command {
     .option('--page-token-ttl <seconds>', 'page token lifetime (default: 3 days, as the platform)')
     .option('--request-log <file>', 'append one JSON line per request (method, path, query, status)')
     .option('--faults <spec>', 'inject faults: 5xx=R,429=R,reset=R,truncate=R,empty-page=R,latency=MIN-MAX,retry-after=S,seed=N')
-    .option('--drift <spec>', 'make v1 and v2 disagree: missing-v1=N,missing-v2=N,field=N,duplicate,seed=N')
+    .option('--drift <spec>', 'make v1 and v2 disagree: missing-v1=N,missing-v2=N,field=N,duplicate,cycle,seed=N')
     .option('--seed <n>', 'seed for generated uids', '1')
     .option('--print-dataset', 'print the dataset in the file format of --dataset FILE and exit')
     .action(async (options: EmulatorCommandOptions & { printDataset?: boolean }) => {

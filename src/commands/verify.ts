@@ -129,7 +129,8 @@ async function preflight(client: ApiClient, resource: ResourceContract, baseUrl:
     }
     if (error instanceof ApiCallError && error.code === 'CONNECTION') throw new UsageError(`cannot reach ${baseUrl}: ${error.message}`);
     if (error instanceof UsageError) throw new UsageError(secrets.scrub(error.message));
-    throw error;
+    // Anything else (a 5xx after every retry, say) is the audit's to report, kind by kind.
+    if (!(error instanceof ApiCallError)) throw error;
   }
 }
 

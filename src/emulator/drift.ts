@@ -14,6 +14,7 @@ export interface DriftSpec {
   missingInV2: number;
   fieldDiffers: number;
   duplicateAcrossPages: boolean;
+  tokenCycle: boolean;
   seed: number;
 }
 
@@ -27,19 +28,22 @@ export interface DriftPlan {
   missingInV2: DriftTarget[];
   fieldDiffers: (DriftTarget & { field: string; v2Value: string })[];
   duplicateAcrossPages: boolean;
+  /** Continued v2 pages hand back the first page's token, so a walk goes round in a circle. */
+  tokenCycle: boolean;
 }
 
 const FLAG = '--drift';
 export const DRIFT_SUFFIX = ' [drift]';
 
-/** `missing-v1=1,missing-v2=2,field=1,duplicate,seed=3` */
+/** `missing-v1=1,missing-v2=2,field=1,duplicate,cycle,seed=3` */
 export function parseDriftSpec(text: string): DriftSpec {
-  const v = parseSwitchSpec(FLAG, text, ['missing-v1', 'missing-v2', 'field', 'duplicate', 'seed']);
+  const v = parseSwitchSpec(FLAG, text, ['missing-v1', 'missing-v2', 'field', 'duplicate', 'cycle', 'seed']);
   return {
     missingInV1: numberSetting(FLAG, v, 'missing-v1', 0, 1000),
     missingInV2: numberSetting(FLAG, v, 'missing-v2', 0, 1000),
     fieldDiffers: numberSetting(FLAG, v, 'field', 0, 1000),
     duplicateAcrossPages: numberSetting(FLAG, v, 'duplicate', 0, 1) > 0,
+    tokenCycle: numberSetting(FLAG, v, 'cycle', 0, 1) > 0,
     seed: numberSetting(FLAG, v, 'seed', 1),
   };
 }
@@ -68,10 +72,10 @@ export function planDrift(spec: DriftSpec, store: Store): DriftPlan {
     const current = field ? store.get(t.kind, t.uid)?.[field] : undefined;
     return field ? [{ ...t, field, v2Value: `${String(current ?? '')}${DRIFT_SUFFIX}` }] : [];
   });
-  return { missingInV1, missingInV2, fieldDiffers, duplicateAcrossPages: spec.duplicateAcrossPages };
+  return { missingInV1, missingInV2, fieldDiffers, duplicateAcrossPages: spec.duplicateAcrossPages, tokenCycle: spec.tokenCycle };
 }
 
-export const NO_DRIFT: DriftPlan = { missingInV1: [], missingInV2: [], fieldDiffers: [], duplicateAcrossPages: false };
+export const NO_DRIFT: DriftPlan = { missingInV1: [], missingInV2: [], fieldDiffers: [], duplicateAcrossPages: false, tokenCycle: false };
 
 export class Drift {
   private readonly hiddenByView = new Map<string, Set<string>>();
@@ -88,8 +92,21 @@ export class Drift {
     for (const t of plan.fieldDiffers) this.altered.set(`${t.kind}|${t.uid}`, t);
   }
 
+  private readonly firstTokens = new Map<string, string>();
+
   get duplicatesAcrossPages(): boolean {
     return this.plan.duplicateAcrossPages;
+  }
+
+  /** With `cycle`: the token a page should carry instead of its own, once the query has had one. */
+  cycledToken(fingerprint: string, own: string, continued: boolean): string {
+    if (!this.plan.tokenCycle || !own) return own;
+    const first = this.firstTokens.get(fingerprint);
+    if (!continued || first === undefined) {
+      this.firstTokens.set(fingerprint, own);
+      return own;
+    }
+    return first;
   }
 
   hidden(kind: ResourceKind, view: ApiVersion): ReadonlySet<string> | undefined {

@@ -95,9 +95,10 @@ function readPage(ctx: HandlerContext, resource: ResourceContract, version: ApiV
   const page = repeat ? [rows[start - 1]!, ...rows.slice(start, end)] : rows.slice(start, end);
   const last = page[page.length - 1];
   const more = last !== undefined && end < rows.length;
+  const own = more ? ctx.tokens.issue(fingerprint, positionOf(last)) : '';
   return {
     rows: page,
-    nextPageToken: more ? ctx.tokens.issue(fingerprint, positionOf(last)) : '',
+    nextPageToken: ctx.drift.cycledToken(fingerprint, own, continued),
     totalCount: rows.length,
     skipped: skip,
   };

@@ -5,11 +5,15 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchEmulator } from './emulator.js';
+import { benchVerify } from './verify.js';
 import { machine } from './support.js';
 
 const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
 
-const suites: [string, () => Promise<string>][] = [['emulator', benchEmulator]];
+const suites: [string, () => Promise<string>][] = [
+  ['emulator', benchEmulator],
+  ['verify', benchVerify],
+];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

@@ -25,8 +25,13 @@ export function parseTimestamp(text: string): number | undefined {
   return millis * 1000 + Number(fraction);
 }
 
+const UTC_FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
+
 /** The same instant at the precision both versions share, for comparison. */
 export function comparableTimestamp(text: string): string | undefined {
+  // The usual case, a UTC time, is cut to milliseconds as text; offsets go through the parser.
+  const utc = UTC_FRACTION.exec(text);
+  if (utc) return `${utc[1]}.${(utc[2] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
   const micros = parseTimestamp(text);
   return micros === undefined ? undefined : formatTimestamp(Math.floor(micros / 1000) * 1000, 'v2');
 }

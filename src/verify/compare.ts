@@ -41,8 +41,16 @@ export function normalise(field: FieldRule, value: unknown): unknown {
   }
 }
 
+/** Equal JSON values, without serialising when the values are the same primitive. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** Leaf-level differences between two JSON values, with their paths. */
 function diffValues(a: unknown, b: unknown, path: string, out: { path: string; a: unknown; b: unknown }[]): void {
+  if (sameJson(a, b)) return;
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
     const keys = new Set([...Object.keys(a as Json), ...Object.keys(b as Json)]);
     for (const key of [...keys].sort()) {
@@ -50,33 +58,45 @@ function diffValues(a: unknown, b: unknown, path: string, out: { path: string; a
     }
     return;
   }
-  if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, a, b });
+  out.push({ path, a, b });
+}
+
+interface ComparisonPlan {
+  shared: FieldRule[];
+  known: { v1: ReadonlySet<string | undefined>; v2: ReadonlySet<string | undefined> };
+}
+
+const plans = new WeakMap<ResourceContract, ComparisonPlan>();
+
+/** What to compare for a resource, worked out once per resource rather than once per record. */
+function planFor(resource: ResourceContract): ComparisonPlan {
+  let plan = plans.get(resource);
+  if (!plan) {
+    plan = {
+      shared: resource.fields.filter((f) => f.v1 && f.v2 && f.type !== 'uid'),
+      known: { v1: new Set(resource.fields.map((f) => f.v1)), v2: new Set(resource.fields.map((f) => f.v2)) },
+    };
+    plans.set(resource, plan);
+  }
+  return plan;
 }
 
 export function compareRecords(resource: ResourceContract, v1: Json, v2: Json): RecordComparison {
+  const plan = planFor(resource);
   const differences: FieldDifference[] = [];
   const normalised: FieldRule[] = [];
-  for (const field of resource.fields) {
-    if (!field.v1 || !field.v2 || field.type === 'uid') continue;
-    const raw1 = v1[field.v1];
-    const raw2 = v2[field.v2];
-    const n1 = normalise(field, raw1);
-    const n2 = normalise(field, raw2);
+  for (const field of plan.shared) {
+    const raw1 = v1[field.v1!];
+    const raw2 = v2[field.v2!];
+    if (sameJson(raw1, raw2)) continue;
     const leaves: { path: string; a: unknown; b: unknown }[] = [];
-    diffValues(n1, n2, `$.${field.v2}`, leaves);
-    if (leaves.length > 0) {
-      for (const leaf of leaves) differences.push({ field, path: leaf.path, v1: leaf.a, v2: leaf.b });
-    } else if (JSON.stringify(raw1) !== JSON.stringify(raw2)) {
-      normalised.push(field);
-    }
+    diffValues(normalise(field, raw1), normalise(field, raw2), `$.${field.v2}`, leaves);
+    if (leaves.length === 0) normalised.push(field);
+    for (const leaf of leaves) differences.push({ field, path: leaf.path, v1: leaf.a, v2: leaf.b });
   }
-  const known1 = new Set(resource.fields.map((f) => f.v1));
-  const known2 = new Set(resource.fields.map((f) => f.v2));
-  return {
-    differences,
-    normalised,
-    unknownKeys: { v1: Object.keys(v1).filter((k) => !known1.has(k)), v2: Object.keys(v2).filter((k) => !known2.has(k)) },
-  };
+  const unknownV1 = Object.keys(v1).filter((k) => !plan.known.v1.has(k));
+  const unknownV2 = Object.keys(v2).filter((k) => !plan.known.v2.has(k));
+  return { differences, normalised, unknownKeys: { v1: unknownV1, v2: unknownV2 } };
 }
 
 /** Fields one version shows and the other does not: expected differences by the contract. */

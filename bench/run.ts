@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     '# Benchmark results',
     '',
     `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}.`,
-    'Figures are from one run; rerun to compare on your machine.',
+    'Command: `npm run bench` (or `node dist/bench/run.js emulator|verify` after a build for one section). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
     '',
   ];
   writeFileSync(RESULTS, `${[...header, ...sections].join('\n')}`);

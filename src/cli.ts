@@ -54,7 +54,7 @@ function emulatorCommand(): Command {
 
 function verifyCommandLine(): Command {
   return new Command('verify')
-    .summary('audit v1 against v2 field by field, and v2 against its list contract')
+    .summary("compare v1 and v2 field by field; check v2's list contract")
     .description(
       'Walk v1 and v2 in parallel, compare every resource field by field through the migration contract, check ' +
         "v2's pagination contract on the way, and report what differs. With no --base-url it audits the embedded " +

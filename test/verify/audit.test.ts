@@ -126,6 +126,19 @@ describe('verify against the emulator', () => {
     expect(exitCode).toBe(0);
   });
 
+  it('audits only the descendants of --scope', async () => {
+    const e = await useEmulator({ dataset: 'demo' });
+    const data = (await e.get('/iam/v2beta1/groups?name=data')).json.groups[0].uid;
+    const { exitCode, report } = await audit(e.url, { scope: data });
+    expect(exitCode).toBe(0);
+    const counts = Object.fromEntries(report.summary.map((s) => [s.kind, s.compared]));
+    const store = e.running.emulator.store;
+    const under = (kind: string) => store.all(kind as never).filter((r) => r.uid.startsWith(`${data}/`)).length;
+    expect(counts).toMatchObject({ Group: under('Group'), Identity: under('Identity'), Repo: under('Repo'), RoleBinding: under('RoleBinding') });
+    expect(counts['Group']).toBe(2); // analytics and ml
+    expect(counts['Advisory']).toBe(store.count('Advisory'));
+  });
+
   it('only ever sends GET requests', async () => {
     const methods: string[] = [];
     const e = await useEmulator({ dataset: 'demo', drift: parseDriftSpec('missing-v2=2,field=1,seed=2'), requestLog: (entry) => methods.push(entry.method) });

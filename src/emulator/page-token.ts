@@ -12,12 +12,15 @@ interface TokenBody {
   k: SortKey;
   u: string;
   t: number;
+  /** Issue number: two tokens for the same position are still two tokens, as from a real server. */
+  n: number;
 }
 
 export type TokenReading = { kind: 'position'; position: [SortKey, string] } | { kind: 'expired' };
 
 export class PageTokens {
   private readonly secret = randomBytes(32);
+  private issued = 0;
 
   constructor(
     private readonly lifetimeMs: number,
@@ -29,7 +32,7 @@ export class PageTokens {
   }
 
   issue(fingerprint: string, position: [SortKey, string]): string {
-    const body: TokenBody = { f: fingerprint, k: position[0], u: position[1], t: this.now() };
+    const body: TokenBody = { f: fingerprint, k: position[0], u: position[1], t: this.now(), n: ++this.issued };
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
     return `${payload}.${this.sign(payload).toString('base64url')}`;
   }

@@ -4,6 +4,8 @@
  */
 import type {
   Domain,
+  FieldAccess,
+  ReferenceRule,
   Endpoint,
   Endpoints,
   FieldRule,
@@ -128,4 +130,32 @@ export function sameField(
   extra: Partial<FieldRule> = {},
 ): FieldRule {
   return { v1: name, v2: name, type, access, ...rule, ...extra };
+}
+
+export const UID_NAME_DESCRIPTION: ReferenceRule['hydratedFields'] = [
+  { name: 'uid', from: 'uid' },
+  { name: 'name', from: 'name' },
+  { name: 'description', from: 'description' },
+];
+
+/**
+ * A role binding's reference (v2 §2 RoleBinding; v1-reference "A v1 RoleBinding as listed"): same
+ * name in both versions, hydrated in v2, compared by uid.
+ */
+export function referenceField(
+  name: string,
+  access: FieldAccess,
+  reference: Pick<ReferenceRule, 'target' | 'v1Form' | 'hydratedFields' | 'writeKey'>,
+): FieldRule {
+  const rule = documented(`${V2_DOC} §2 RoleBinding; ${V1_REF} "A v1 RoleBinding as listed"`);
+  return {
+    v1: name,
+    v2: name,
+    type: 'reference',
+    access,
+    ...(access === 'output-only' ? {} : { required: true }),
+    normalise: 'reference-by-uid',
+    ...rule,
+    reference: { ...reference, v2Form: 'hydrated', ...rule },
+  };
 }

@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_EMULATOR_PORT, printDataset, startEmulatorCommand, type EmulatorCommandOptions } from './commands/emulator.js';
 import { contractCommand } from './commands/contract.js';
+import { listTransforms, migrateCommand, type MigrateCommandOptions } from './commands/migrate.js';
 import { verifyCommand, type VerifyCommandOptions } from './commands/verify.js';
 import { isUsageError } from './errors.js';
 
@@ -18,7 +19,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 function emulatorCommand(): Command {
   return new Command('emulator')
-    .summary('serve v1, v2beta1 and token exchange from one store')
+    .summary('serve v1, v2beta1 and the token exchange')
     .description(
       'Serve v1, v2beta1 and the token exchange over real HTTP from one in-memory store, seeded with a ' +
         'dataset. Prints "listening on http://HOST:PORT" as its first line of stdout.',
@@ -52,9 +53,43 @@ function emulatorCommand(): Command {
     });
 }
 
+function migrateCommandLine(): Command {
+  return new Command('migrate')
+    .summary('rewrite v1 client code to v2beta1 (the default)')
+    .description(
+      'Rewrite v1 client code to v2beta1: paths, field names, list envelopes, updates, reads of one record, role ' +
+        'bindings. Shows a unified diff and changes nothing unless --write. What it cannot migrate with certainty ' +
+        'gets a "// migrate-v2-todo:" comment and a manual-review entry with file and line.',
+    )
+    .argument('[paths...]', 'files and directories to migrate', [])
+    .option('--write', 'apply the changes (atomic writes; every result re-parsed)')
+    .option('--check', 'exit 1 when changes or manual-review items are pending (for CI)')
+    .option('--allow-dirty', 'with --write: change files that have uncommitted changes')
+    .option('--report <file>', 'write a report: FILE.md (for a pull request) or FILE.json')
+    .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
+    .option('--patch <file>', 'write the unified patch')
+    .option('--transforms <list>', 'run only these transforms (comma-separated)')
+    .option('--list-transforms', 'list the transforms and exit')
+    .option('--include <glob>', 'only files matching (repeatable)', collect)
+    .option('--exclude <glob>', 'skip files matching (repeatable)', collect)
+    .option('--quiet', 'no diff and no review list: the summary only')
+    .option('--json', 'print the summary and review items as JSON')
+    .action((paths: string[], options: MigrateCommandOptions & { listTransforms?: boolean }) => {
+      if (options.listTransforms) {
+        process.stdout.write(listTransforms());
+        return;
+      }
+      const colour = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+      const outcome = migrateCommand(paths, options, { version: pkg.version, cwd: process.cwd(), env: process.env, colour });
+      process.stdout.write(outcome.stdout);
+      process.stderr.write(outcome.stderr);
+      process.exitCode = outcome.exitCode;
+    });
+}
+
 function verifyCommandLine(): Command {
   return new Command('verify')
-    .summary("compare v1 and v2 field by field; check v2's list contract")
+    .summary('compare v1 and v2 resources, check v2 paging')
     .description(
       'Walk v1 and v2 in parallel, compare every resource field by field through the migration contract, check ' +
         "v2's pagination contract on the way, and report what differs. With no --base-url it audits the embedded " +
@@ -97,7 +132,7 @@ function verifyCommandLine(): Command {
 
 function contractCommandLine(): Command {
   return new Command('contract')
-    .summary('print the migration contract: documented and assumed rules')
+    .summary("print the migration contract's rules")
     .option('--assumed', 'only the assumed rules, as a markdown table')
     .option('--json', 'the whole contract as JSON')
     .action((options: { assumed?: boolean; json?: boolean }) => {
@@ -111,6 +146,7 @@ export function buildProgram(): Command {
     .version(pkg.version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  program.addCommand(migrateCommandLine(), { isDefault: true });
   program.addCommand(verifyCommandLine());
   program.addCommand(emulatorCommand());
   program.addCommand(contractCommandLine());

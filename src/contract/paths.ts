@@ -84,3 +84,26 @@ export function resourceOfPath(path: string, version: ApiVersion): ResourceContr
     return path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`);
   });
 }
+
+// What may follow a prefix: the path goes on, a query, the end of the text, a quote or a template hole.
+const V1_PREFIX = /\/(iam|registry|vulnerabilities)\/v1(?=[/?#'"`$]|$)/g;
+
+/** Whether a text holds a v1 path prefix of the platform. */
+export function hasV1Path(text: string): boolean {
+  V1_PREFIX.lastIndex = 0;
+  return V1_PREFIX.test(text);
+}
+
+/**
+ * Rewrites every v1 prefix in a text (a string literal, a template's text) to v2beta1, with the
+ * collection spellings that changed (`rolebindings` -> `roleBindings`).
+ */
+export function rewriteV1Paths(text: string): string {
+  let out = text.replace(V1_PREFIX, (_m, domain: string) => `/${domain}/${VERSION_SEGMENT.v2}`);
+  for (const resource of RESOURCES) {
+    if (resource.v1.collection === resource.v2.collection) continue;
+    const from = `/${resource.domain}/${VERSION_SEGMENT.v2}/${resource.v1.collection}`;
+    out = out.replace(new RegExp(`${from.replace(/[/]/g, '\\/')}(?=[/?#'"\`$]|$)`, 'g'), `/${resource.domain}/${VERSION_SEGMENT.v2}/${resource.v2.collection}`);
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * v1 has no Get: one record is read by listing with `?id=` and taking `items[0]`. v2 has Get:
+ * `/collection/<uid>` answers the record itself, or 404 (code 5) when it does not exist.
+ */
+import { ts } from 'ts-morph';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
+import { unwrap, type V1Call } from '../src/codemod/v1-calls.js';
+import { rewriteV1Paths } from '../src/contract/index.js';
+import { forEachNode } from './helpers.js';
+
+/** The literal of the URL that holds `?id=`, when the id is the only query parameter. */
+function idLiteral(ctx: TransformContext, call: V1Call): ts.Node | undefined {
+  if (!/\?id=\u0001$/.test(call.url)) return undefined;
+  let found: ts.Node | undefined;
+  const look = (node: ts.Node): void => {
+    if ((ts.isStringLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node)) && /\?id=$/.test(node.text)) found = node;
+    ts.forEachChild(node, look);
+  };
+  look(unwrap(call.urlNode));
+  return found;
+}
+
+export const getByList: Transform = {
+  name: 'get-by-list',
+  description: 'v1 list-with-id then items[0] -> v2 Get, with a note on the not-found handling',
+  apply(ctx) {
+    const envelopes = new Map<V1Call, boolean>();
+    for (const call of ctx.calls) {
+      if (call.operation !== 'get-by-list') continue;
+      const literal = idLiteral(ctx, call);
+      if (!literal) {
+        ctx.todo(call.call, 'a v1 read by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>');
+        continue;
+      }
+      const raw = ctx.textOf(literal);
+      ctx.replace(literal, rewriteV1Paths(raw).replace(/\?id=(?=['"`$]|$)/, '/'));
+      ctx.claim(literal);
+      ctx.todo(call.call, `v2 Get answers the ${call.resource.singular} itself, or 404 (code 5) when there is none: check the status before reading the body`);
+      envelopes.set(call, true);
+    }
+    if (envelopes.size === 0) return;
+    forEachNode(ctx.sf, (node) => {
+      if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node)) return;
+      const shape = ctx.flow.shapeOf(node.expression);
+      if (shape?.kind !== 'envelope' || !envelopes.has(shape.call) || node.name.text !== 'items') return;
+      const parent = node.parent;
+      if (ts.isElementAccessExpression(parent) && parent.expression === node && ctx.textOf(parent.argumentExpression) === '0') {
+        ctx.replace(parent, ctx.textOf(node.expression));
+        ctx.claim(parent);
+      } else {
+        ctx.todo(node, 'v2 Get has no items: a record that does not exist is a 404 (code 5), not an empty list');
+        ctx.claim(node);
+      }
+    });
+  },
+};

@@ -1,0 +1,14 @@
+/**
+ * Every transform, in the order they run: the ones that take a call or an expression whole
+ * (updates, get-by-list, pagination) before the ones that rename pieces of what is left.
+ */
+import type { Transform } from '../src/codemod/transform.js';
+import { envelopes } from './envelopes.js';
+import { fieldRenamesTransform } from './field-renames.js';
+import { getByList } from './get-by-list.js';
+import { pagination } from './pagination.js';
+import { paths } from './paths.js';
+import { roleBindings } from './role-bindings.js';
+import { updates } from './updates.js';
+
+export const TRANSFORMS: readonly Transform[] = [updates, getByList, pagination, roleBindings, envelopes, fieldRenamesTransform, paths];

@@ -1,0 +1,37 @@
+/**
+ * Role bindings are hydrated in v2: a v1 `binding.identity` (a uid string) is `binding.identity.uid`;
+ * `binding.role.id` and `binding.group.id` become `.uid` through field-renames; the create body
+ * `{identity, role}` is `{identityUid, roleUid}`.
+ */
+import { ts } from 'ts-morph';
+import type { Transform } from '../src/codemod/transform.js';
+import { forEachNode, jsonPayload, propertyKey, renameObjectKey } from './helpers.js';
+
+export const roleBindings: Transform = {
+  name: 'role-bindings',
+  description: 'binding.identity -> binding.identity.uid; create body {identity, role} -> {identityUid, roleUid}',
+  apply(ctx) {
+    for (const call of ctx.calls) {
+      if ((call.operation !== 'create' && call.operation !== 'update') || !call.body) continue;
+      const writeKeys = new Map(call.resource.fields.flatMap((f) => (f.reference?.writeKey ? [[f.reference.writeKey.v1, f.reference.writeKey.v2] as const] : [])));
+      if (writeKeys.size === 0) continue;
+      const payload = jsonPayload(call.body);
+      if (!ts.isObjectLiteralExpression(payload)) {
+        ctx.todo(call.call, `the ${call.resource.singular} body is built elsewhere: v2 names its references ${[...writeKeys.values()].join(', ')}`);
+        continue;
+      }
+      for (const p of payload.properties) {
+        const to = writeKeys.get(propertyKey(p) ?? '');
+        if (to) renameObjectKey(ctx, p, to);
+      }
+    }
+    forEachNode(ctx.sf, (node) => {
+      if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node)) return;
+      const shape = ctx.flow.shapeOf(node.expression);
+      if (shape?.kind !== 'resource') return;
+      const field = shape.resource.fields.find((f) => f.v1 === node.name.text && f.reference?.v1Form === 'uid');
+      const alreadyUid = ts.isPropertyAccessExpression(node.parent) && node.parent.name.text === 'uid';
+      if (field && !alreadyUid) ctx.edit(node.end, node.end, '.uid');
+    });
+  },
+};

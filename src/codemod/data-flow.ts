@@ -1,0 +1,249 @@
+/**
+ * Follows v1 responses through a file: the response of a v1 call, its JSON body (an envelope for
+ * lists, a resource for creates and updates), the envelope's `items`, the elements of that array
+ * (indexing, for-of, array callbacks), a role binding's `role` and `group`, variables, destructuring
+ * and the return values of the file's functions and methods. Only values reached this way are API
+ * resources: a `.id` anywhere else is somebody else's.
+ */
+import { ts } from 'ts-morph';
+import { resourceOf, type ResourceContract } from '../contract/index.js';
+import { resourceTypesOf } from './resource-types.js';
+import { unwrap, type V1Call } from './v1-calls.js';
+
+export type Shape =
+  | { kind: 'response'; call: V1Call }
+  | { kind: 'stream'; call: V1Call }
+  | { kind: 'envelope'; call: V1Call }
+  | { kind: 'array'; resource: ResourceContract; call?: V1Call }
+  | { kind: 'resource'; resource: ResourceContract; call?: V1Call };
+
+const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
+const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
+const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
+
+function bodyShape(call: V1Call): Shape | undefined {
+  switch (call.operation) {
+    case 'list':
+    case 'get-by-list':
+      return { kind: 'envelope', call };
+    case 'create':
+    case 'update':
+      return { kind: 'resource', resource: call.resource, call };
+    default:
+      return undefined;
+  }
+}
+
+export class DataFlow {
+  private readonly declared = new Map<ts.Declaration, Shape>();
+  private readonly patterns = new Map<ts.BindingPattern, Shape>();
+  private readonly returns = new Map<ts.Node, Shape>();
+  private readonly methodReturns = new Map<string, Shape>();
+  private readonly callsByNode: Map<ts.CallExpression, V1Call>;
+  private readonly resourceTypes: Map<string, ResourceContract>;
+
+  constructor(
+    private readonly sf: ts.SourceFile,
+    private readonly checker: ts.TypeChecker,
+    calls: readonly V1Call[],
+  ) {
+    this.callsByNode = new Map(calls.map((c) => [c.call, c]));
+    this.resourceTypes = resourceTypesOf(sf);
+    // Shapes flow forward through declarations and functions: a few passes reach a fixed point.
+    for (let pass = 0; pass < 4; pass++) if (!this.propagate()) break;
+  }
+
+  private declarationOf(node: ts.Node): ts.Declaration | undefined {
+    const symbol = ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node ? this.checker.getShorthandAssignmentValueSymbol(node.parent) : this.checker.getSymbolAtLocation(node);
+    return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+  }
+
+  /** The shape a destructuring pattern takes apart, when the flow reached it. */
+  patternShape(pattern: ts.ObjectBindingPattern): Shape | undefined {
+    return this.patterns.get(pattern);
+  }
+
+  shapeOf(expression: ts.Expression): Shape | undefined {
+    const n = unwrap(expression);
+    if (ts.isCallExpression(n)) return this.callShape(n);
+    if (ts.isIdentifier(n)) {
+      const declaration = this.declarationOf(n);
+      return declaration ? this.declared.get(declaration) : undefined;
+    }
+    if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text);
+    if (ts.isElementAccessExpression(n)) {
+      const target = this.shapeOf(n.expression);
+      if (target?.kind === 'array') return { ...target, kind: 'resource' };
+      if (ts.isStringLiteral(n.argumentExpression)) return this.memberShape(target, n.argumentExpression.text);
+      return undefined;
+    }
+    if (ts.isConditionalExpression(n)) return this.shapeOf(n.whenTrue) ?? this.shapeOf(n.whenFalse);
+    if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+      return this.shapeOf(n.left) ?? this.shapeOf(n.right);
+    }
+    return undefined;
+  }
+
+  private memberShape(target: Shape | undefined, name: string): Shape | undefined {
+    if (!target) return undefined;
+    const call = target.call;
+    if (target.kind === 'response') {
+      if (name === 'data' && target.call.client === 'axios') return bodyShape(target.call);
+      if (name === 'body') return target.call.client === 'undici' || target.call.client === 'fetch' ? { kind: 'stream', call: target.call } : bodyShape(target.call);
+    }
+    if (target.kind === 'envelope' && name === target.call.resource.v1.endpoints.list!.envelopeKey) return { kind: 'array', resource: target.call.resource, call: target.call };
+    if (target.kind === 'resource') {
+      const field = target.resource.fields.find((f) => f.v1 === name && f.reference?.v1Form === 'object');
+      if (field) return { kind: 'resource', resource: resourceOf(field.reference!.target), ...(call ? { call } : {}) };
+    }
+    return undefined;
+  }
+
+  private callShape(n: ts.CallExpression): Shape | undefined {
+    const v1 = this.callsByNode.get(n);
+    if (v1) {
+      // axios resolves to a response with .data; got and ky with .json(); fetch and undici to a response.
+      return { kind: 'response', call: v1 };
+    }
+    if (ts.isPropertyAccessExpression(n.expression)) {
+      const method = n.expression.name.text;
+      const target = this.shapeOf(n.expression.expression);
+      if (target && (target.kind === 'response' || target.kind === 'stream') && method === 'json') return bodyShape(target.call);
+      if (target?.kind === 'response' && method === 'then') {
+        const callback = n.arguments[0];
+        if (callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) && /\.json\(\)/.test(callback.getText(this.sf))) return bodyShape(target.call);
+      }
+      if (target?.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...target, kind: 'resource' };
+      if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
+      const byName = this.methodReturns.get(method);
+      if (byName && (n.expression.expression.kind === ts.SyntaxKind.ThisKeyword || ts.isIdentifier(n.expression.expression))) return byName;
+    }
+    if (ts.isIdentifier(n.expression)) {
+      const declaration = this.declarationOf(n.expression);
+      const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
+      return fn ? this.returns.get(fn) : undefined;
+    }
+    return undefined;
+  }
+
+  /** A declared type that is a v1 resource interface (or an array of one). */
+  private typeShape(type: ts.TypeNode): Shape | undefined {
+    if (ts.isArrayTypeNode(type)) {
+      const element = this.typeShape(type.elementType);
+      return element?.kind === 'resource' ? { ...element, kind: 'array' } : undefined;
+    }
+    if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName)) {
+      if ((type.typeName.text === 'Array' || type.typeName.text === 'ReadonlyArray') && type.typeArguments?.[0]) {
+        const element = this.typeShape(type.typeArguments[0]);
+        return element?.kind === 'resource' ? { ...element, kind: 'array' } : undefined;
+      }
+      const resource = this.resourceTypes.get(type.typeName.text);
+      return resource ? { kind: 'resource', resource } : undefined;
+    }
+    return undefined;
+  }
+
+  /** One pass over the file; true when it learned something. */
+  private propagate(): boolean {
+    let changed = false;
+    const learn = (declaration: ts.Declaration, shape: Shape | undefined): void => {
+      if (shape && !this.declared.has(declaration)) {
+        this.declared.set(declaration, shape);
+        changed = true;
+      }
+    };
+    const bindPattern = (name: ts.BindingName, shape: Shape | undefined): void => {
+      if (!shape) return;
+      if (ts.isIdentifier(name)) {
+        learn(name.parent as ts.Declaration, shape);
+        return;
+      }
+      if (ts.isObjectBindingPattern(name)) {
+        this.patterns.set(name, shape);
+        for (const element of name.elements) {
+          const key = element.propertyName && ts.isIdentifier(element.propertyName) ? element.propertyName.text : ts.isIdentifier(element.name) ? element.name.text : undefined;
+          const inner = key ? this.memberShape(shape, key) : undefined;
+          if (inner) bindPattern(element.name, inner);
+        }
+      }
+      if (ts.isArrayBindingPattern(name) && shape.kind === 'array') {
+        for (const element of name.elements) if (ts.isBindingElement(element)) bindPattern(element.name, { ...shape, kind: 'resource' });
+      }
+    };
+    // A value whose `.id` fills the item segment of a v1 URL is a resource of that kind (of the parent's, for a create).
+    for (const call of this.callsByNode.values()) {
+      const kind = call.operation === 'create' ? call.resource.parent : call.resource.kind;
+      if (!kind) continue;
+      for (const holder of idHolders(call.urlNode)) {
+        const declaration = this.declarationOf(holder);
+        if (declaration) learn(declaration, { kind: 'resource', resource: resourceOf(kind) });
+      }
+    }
+    const visit = (node: ts.Node): void => {
+      if ((ts.isParameter(node) || ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) && node.type) bindPattern(node.name as ts.BindingName, this.typeShape(node.type));
+      if (ts.isVariableDeclaration(node) && node.initializer) bindPattern(node.name, this.shapeOf(node.initializer));
+      if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
+        const over = this.shapeOf(node.expression);
+        const declaration = node.initializer.declarations[0];
+        if (over?.kind === 'array' && declaration) bindPattern(declaration.name, { ...over, kind: 'resource' });
+      }
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'then') {
+        // fetch(...).then((r) => r.json()).then((body) => ...): the callback gets what the promise holds.
+        const held = this.shapeOf(node.expression.expression);
+        const callback = node.arguments[0];
+        if (held && held.kind !== 'response' && held.kind !== 'stream' && callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) && callback.parameters[0]) {
+          bindPattern(callback.parameters[0].name, held);
+        }
+      }
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && CALLBACK_OVER_ELEMENTS.has(node.expression.name.text)) {
+        const over = this.shapeOf(node.expression.expression);
+        const callback = node.arguments[0];
+        if (over?.kind === 'array' && callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) {
+          const element: Shape = { ...over, kind: 'resource' };
+          for (const p of callback.parameters.slice(0, node.expression.name.text === 'sort' || node.expression.name.text === 'toSorted' ? 2 : 1)) bindPattern(p.name, element);
+        }
+      }
+      if (ts.isReturnStatement(node) && node.expression) {
+        const fn = enclosingFunction(node);
+        const shape = this.shapeOf(node.expression);
+        if (fn && shape && !this.returns.has(fn)) {
+          this.returns.set(fn, shape);
+          if ((ts.isMethodDeclaration(fn) || ts.isPropertyAssignment(fn.parent)) && fn.name && ts.isIdentifier(fn.name)) this.methodReturns.set(fn.name.text, shape);
+          if (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) {
+            const owner = fn.parent;
+            if ((ts.isPropertyDeclaration(owner) || ts.isPropertyAssignment(owner)) && ts.isIdentifier(owner.name)) this.methodReturns.set(owner.name.text, shape);
+          }
+          changed = true;
+        }
+      }
+      if (ts.isArrowFunction(node) && !ts.isBlock(node.body) && !this.returns.has(node)) {
+        const shape = this.shapeOf(node.body);
+        if (shape) {
+          this.returns.set(node, shape);
+          changed = true;
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(this.sf);
+    return changed;
+  }
+}
+
+/** Identifiers X of `X.id` in the holes of a URL template or concatenation. */
+function idHolders(url: ts.Expression): ts.Identifier[] {
+  const out: ts.Identifier[] = [];
+  const look = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && node.name.text === 'id' && ts.isIdentifier(node.expression)) out.push(node.expression);
+    else ts.forEachChild(node, look);
+  };
+  look(unwrap(url));
+  return out;
+}
+
+function enclosingFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isGetAccessorDeclaration(n)) return n;
+  }
+  return undefined;
+}

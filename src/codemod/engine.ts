@@ -1,0 +1,129 @@
+/**
+ * Runs the transforms over files. A text prefilter skips files that hold no v1 path; the rest are
+ * parsed into one program without lib or module resolution (the binder resolves names, nothing is
+ * type-checked), each file's edits are collected and applied in one pass, and every result is
+ * parsed again: a result that does not parse is an error, never written.
+ */
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { ts } from 'ts-morph';
+import { hasV1Path } from '../contract/index.js';
+import { DataFlow } from './data-flow.js';
+import { applyEdits, lineOf, readSourceText, restore, type TextEdit } from './source-text.js';
+import { TransformContext, type Transform } from './transform.js';
+import { constantsOf, findV1Calls, StaticText } from './v1-calls.js';
+
+export interface ReviewItem {
+  line: number;
+  why: string;
+  transform: string;
+}
+
+export interface FileOutcome {
+  path: string;
+  /** Relative to the run's directory, with forward slashes. */
+  relative: string;
+  before: string;
+  after: string;
+  changed: boolean;
+  review: ReviewItem[];
+  error?: string;
+}
+
+export interface CodemodRun {
+  files: FileOutcome[];
+  ms: number;
+}
+
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  allowJs: true,
+  checkJs: false,
+  noLib: true,
+  noResolve: true,
+  types: [],
+  noEmit: true,
+  jsx: ts.JsxEmit.Preserve,
+  target: ts.ScriptTarget.Latest,
+};
+
+function scriptKind(path: string): ts.ScriptKind {
+  if (path.endsWith('.tsx')) return ts.ScriptKind.TSX;
+  if (path.endsWith('.jsx')) return ts.ScriptKind.JSX;
+  if (/\.[cm]?js$/.test(path)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+/** Syntax errors of a text, by the same parser; empty when it parses. */
+export function syntaxErrors(path: string, text: string): string[] {
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path));
+  const diagnostics = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  return diagnostics.map((d) => `${lineOf(text, d.start ?? 0)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+}
+
+/** Where a position of the old text lands in the new one. */
+function shift(position: number, edits: readonly TextEdit[]): number {
+  let delta = 0;
+  for (const e of edits) if (e.end <= position) delta += e.text.length - (e.end - e.start);
+  return position + delta;
+}
+
+function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, transforms: readonly Transform[], raw: string): Pick<FileOutcome, 'after' | 'review' | 'error'> {
+  const source = readSourceText(raw);
+  const text = new StaticText(constantsOf(sf));
+  const scan = findV1Calls(sf, text);
+  const ctx = new TransformContext(sf, source, scan.calls, scan.unplaced, new DataFlow(sf, checker, scan.calls), text);
+  for (const transform of transforms) {
+    ctx.transform = transform.name;
+    transform.apply(ctx);
+  }
+  const output = applyEdits(source.text, ctx.edits);
+  const errors = syntaxErrors(path, output);
+  if (errors.length > 0 && syntaxErrors(path, source.text).length === 0) {
+    return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was` };
+  }
+  const review = ctx.todos
+    .map((t) => ({ line: lineOf(output, shift(t.position, ctx.edits)), why: t.why, transform: t.transform }))
+    .sort((a, b) => a.line - b.line);
+  return { after: restore(source, output), review };
+}
+
+export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string): CodemodRun {
+  const started = performance.now();
+  const outcomes: FileOutcome[] = [];
+  const marked = new Map<string, string>();
+  for (const path of files) {
+    const rel = relative(cwd, path).split(sep).join('/');
+    let raw: string;
+    try {
+      raw = readFileSync(path, 'utf8');
+    } catch (error) {
+      outcomes.push({ path, relative: rel, before: '', after: '', changed: false, review: [], error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+      continue;
+    }
+    if (hasV1Path(raw)) marked.set(path, raw);
+    else outcomes.push({ path, relative: rel, before: raw, after: raw, changed: false, review: [] });
+  }
+  if (marked.size > 0) {
+    const host = ts.createCompilerHost(COMPILER_OPTIONS, true);
+    const readFile = host.readFile.bind(host);
+    host.readFile = (name) => {
+      const raw = marked.get(name);
+      return raw === undefined ? readFile(name) : readSourceText(raw).text;
+    };
+    const program = ts.createProgram({ rootNames: [...marked.keys()], options: COMPILER_OPTIONS, host });
+    const checker = program.getTypeChecker();
+    for (const [path, raw] of marked) {
+      const rel = relative(cwd, path).split(sep).join('/');
+      const sf = program.getSourceFile(path);
+      let result: Pick<FileOutcome, 'after' | 'review' | 'error'>;
+      try {
+        result = sf ? migrateFile(path, sf, checker, transforms, raw) : { after: raw, review: [], error: 'could not be parsed' };
+      } catch (error) {
+        result = { after: raw, review: [], error: `migrate-v2 could not migrate this file: ${(error as Error).message}` };
+      }
+      outcomes.push({ path, relative: rel, before: raw, changed: result.after !== raw && !result.error, ...result });
+    }
+  }
+  outcomes.sort((a, b) => (a.relative < b.relative ? -1 : 1));
+  return { files: outcomes, ms: performance.now() - started };
+}

@@ -1,0 +1,90 @@
+/**
+ * `migrate-v2 [paths...]`: the codemod. A dry run by default (diffs and a summary, nothing written);
+ * `--write` applies the changes. Options in, an outcome out; the CLI prints it.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { TRANSFORMS } from '../../codemods/index.js';
+import { runCodemod } from '../codemod/engine.js';
+import { colourDiff, unifiedDiff } from '../codemod/diff.js';
+import { findFiles } from '../codemod/files.js';
+import { buildReport, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
+import type { Transform } from '../codemod/transform.js';
+import { refuseDirty, writeAtomically } from '../codemod/write-files.js';
+import { UsageError } from '../errors.js';
+
+export interface MigrateCommandOptions {
+  write?: boolean;
+  check?: boolean;
+  allowDirty?: boolean;
+  report?: string;
+  format?: string;
+  patch?: string;
+  transforms?: string;
+  include?: string[];
+  exclude?: string[];
+  quiet?: boolean;
+  json?: boolean;
+}
+
+export interface MigrateIo {
+  version: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  colour: boolean;
+}
+
+export interface MigrateOutcome {
+  exitCode: 0 | 1 | 2;
+  stdout: string;
+  stderr: string;
+  report: CodemodReport;
+}
+
+export function listTransforms(): string {
+  const width = Math.max(...TRANSFORMS.map((t) => t.name.length));
+  return `${TRANSFORMS.map((t) => `${t.name.padEnd(width)}  ${t.description}`).join('\n')}\n`;
+}
+
+function chooseTransforms(names: string | undefined): Transform[] {
+  if (!names) return [...TRANSFORMS];
+  const wanted = names.split(',').map((n) => n.trim()).filter(Boolean);
+  for (const name of wanted) {
+    if (!TRANSFORMS.some((t) => t.name === name)) throw new UsageError(`--transforms: unknown transform "${name}" (see --list-transforms)`);
+  }
+  return TRANSFORMS.filter((t) => wanted.includes(t.name));
+}
+
+function reportFormat(path: string, format: string | undefined): 'md' | 'json' {
+  const chosen = format ?? extname(path).slice(1);
+  if (chosen === 'md' || chosen === 'markdown') return 'md';
+  if (chosen === 'json') return 'json';
+  throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
+}
+
+export function migrateCommand(paths: readonly string[], o: MigrateCommandOptions, io: MigrateIo): MigrateOutcome {
+  if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
+  const transforms = chooseTransforms(o.transforms);
+  const format = o.report ? reportFormat(o.report, o.format) : undefined;
+  const files = findFiles(paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
+  const run = runCodemod(files, transforms, io.cwd);
+  const changed = run.files.filter((f) => f.changed);
+  if (o.write) {
+    if (!o.allowDirty) refuseDirty(changed.map((f) => f.path));
+    for (const f of changed) writeAtomically(f.path, f.after);
+  }
+  const report = buildReport(run, io.version, Boolean(o.write));
+  const patch = changed.map(unifiedDiff).join('');
+  if (o.report) writeFileSync(o.report, format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report));
+  if (o.patch) writeFileSync(o.patch, patch);
+  if (io.env['GITHUB_STEP_SUMMARY']) appendFileSync(io.env['GITHUB_STEP_SUMMARY'], `${renderMarkdown(report)}\n`);
+
+  const summary = summarise(run);
+  let stdout = '';
+  if (o.json) stdout = `${JSON.stringify({ summary, review: report.files.flatMap((f) => f.review.map((r) => ({ path: f.path, ...r }))) }, null, 2)}\n`;
+  else if (!o.quiet && !o.write) stdout = io.colour ? colourDiff(patch) : patch;
+  const review = reviewLines(run.files);
+  const stderr = o.json ? '' : [...(o.quiet ? [] : review), summaryLine(summary, Boolean(o.write)), ''].join('\n');
+  const exitCode = summary.errors > 0 ? 2 : o.check && (summary.changed > 0 || summary.review > 0) ? 1 : 0;
+  return { exitCode, stdout, stderr, report };
+}

@@ -20,10 +20,39 @@ function idLiteral(ctx: TransformContext, call: V1Call): ts.Node | undefined {
   return found;
 }
 
+/**
+ * A test of whether the list came back empty, around `E.items`: `E.items.length === 0`,
+ * `!E.items.length`, `E.items.length > 0`, ... `missing` is true when the test holds for no record.
+ */
+function emptinessCheck(items: ts.PropertyAccessExpression): { node: ts.Expression; missing: boolean } | undefined {
+  const length = items.parent;
+  if (!ts.isPropertyAccessExpression(length) || length.name.text !== 'length') return undefined;
+  const up = length.parent;
+  if (ts.isPrefixUnaryExpression(up) && up.operator === ts.SyntaxKind.ExclamationToken) return { node: up, missing: true };
+  if (ts.isBinaryExpression(up) && up.left === length && ts.isNumericLiteral(up.right)) {
+    const n = Number(up.right.text);
+    const op = up.operatorToken.kind;
+    if ((op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken) && n === 0) return { node: up, missing: true };
+    if (op === ts.SyntaxKind.LessThanToken && n === 1) return { node: up, missing: true };
+    if ((op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.GreaterThanToken) && n === 0) return { node: up, missing: false };
+  }
+  return undefined;
+}
+
+/** `res.status` (fetch) or `res.statusCode` (undici request) of the call's response; others throw on 404. */
+function statusOf(ctx: TransformContext, call: V1Call): string | undefined {
+  const response = ctx.flow.responseVariable(call);
+  if (!response) return undefined;
+  if (call.client === 'fetch') return `${response.text}.status`;
+  if (call.client === 'undici') return `${response.text}.statusCode`;
+  return undefined;
+}
+
 export const getByList: Transform = {
   name: 'get-by-list',
   description: 'v1 list-with-id then items[0] -> v2 Get, with a note on the not-found handling',
   apply(ctx) {
+    /** Each migrated call, and whether its not-found test was rewritten to the status. */
     const envelopes = new Map<V1Call, boolean>();
     for (const call of ctx.calls) {
       if (call.operation !== 'get-by-list') continue;
@@ -35,8 +64,7 @@ export const getByList: Transform = {
       const raw = ctx.textOf(literal);
       ctx.replace(literal, rewriteV1Paths(raw).replace(/\?id=(?=['"`$]|$)/, '/'));
       ctx.claim(literal);
-      ctx.todo(call.call, `v2 Get answers the ${call.resource.singular} itself, or 404 (code 5) when there is none: check the status before reading the body`);
-      envelopes.set(call, true);
+      envelopes.set(call, false);
     }
     if (envelopes.size === 0) return;
     forEachNode(ctx.sf, (node) => {
@@ -47,10 +75,21 @@ export const getByList: Transform = {
       if (ts.isElementAccessExpression(parent) && parent.expression === node && ctx.textOf(parent.argumentExpression) === '0') {
         ctx.replace(parent, ctx.textOf(node.expression));
         ctx.claim(parent);
+        return;
+      }
+      const check = emptinessCheck(node);
+      const status = statusOf(ctx, shape.call);
+      if (check && status) {
+        ctx.replace(check.node, `${status} ${check.missing ? '===' : '!=='} 404`);
+        ctx.claim(check.node);
+        envelopes.set(shape.call, true);
       } else {
         ctx.todo(node, 'v2 Get has no items: a record that does not exist is a 404 (code 5), not an empty list');
         ctx.claim(node);
       }
     });
+    for (const [call, handled] of envelopes) {
+      if (!handled) ctx.todo(call.call, `v2 Get answers the ${call.resource.singular} itself, or 404 (code 5) when there is none: check the status before reading the body`);
+    }
   },
 };

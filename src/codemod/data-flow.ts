@@ -58,6 +58,14 @@ export class DataFlow {
     return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
   }
 
+  /** The variable that holds the response of a call (`const res = await fetch(...)`), if there is one. */
+  responseVariable(call: V1Call): ts.Identifier | undefined {
+    for (const [declaration, shape] of this.declared) {
+      if (shape.kind === 'response' && shape.call === call && ts.isVariableDeclaration(declaration) && ts.isIdentifier(declaration.name)) return declaration.name;
+    }
+    return undefined;
+  }
+
   /** The shape a destructuring pattern takes apart, when the flow reached it. */
   patternShape(pattern: ts.ObjectBindingPattern): Shape | undefined {
     return this.patterns.get(pattern);

@@ -48,6 +48,18 @@ function statusOf(ctx: TransformContext, call: V1Call): string | undefined {
   return undefined;
 }
 
+/** The expression that follows a literal piece of a URL: the next template hole, or the right of a `+`. */
+function valueAfter(literal: ts.Node): ts.Expression | undefined {
+  if (ts.isTemplateHead(literal)) return (literal.parent as ts.TemplateExpression).templateSpans[0]?.expression;
+  if (ts.isTemplateMiddle(literal)) {
+    const span = literal.parent as ts.TemplateSpan;
+    const spans = (span.parent as ts.TemplateExpression).templateSpans;
+    return spans[spans.indexOf(span) + 1]?.expression;
+  }
+  if (ts.isStringLiteral(literal) && ts.isBinaryExpression(literal.parent) && literal.parent.left === literal) return literal.parent.right;
+  return undefined;
+}
+
 export const getByList: Transform = {
   name: 'get-by-list',
   description: 'v1 list-with-id then items[0] -> v2 Get, with a note on the not-found handling',
@@ -64,6 +76,12 @@ export const getByList: Transform = {
       const raw = ctx.textOf(literal);
       ctx.replace(literal, rewriteV1Paths(raw).replace(/\?id=(?=['"`$]|$)/, '/'));
       ctx.claim(literal);
+      // A query value is encoded; a path binds the uid with its slashes as they are (v1-reference "Identifiers").
+      const encoded = valueAfter(literal);
+      if (encoded && ts.isCallExpression(encoded) && encoded.expression.getText(ctx.sf) === 'encodeURIComponent' && encoded.arguments[0]) {
+        ctx.replace(encoded, ctx.textOf(encoded.arguments[0]));
+        ctx.claim(encoded);
+      }
       envelopes.set(call, false);
     }
     if (envelopes.size === 0) return;

@@ -9,7 +9,7 @@ import { relative, sep } from 'node:path';
 import { ts } from 'ts-morph';
 import { hasV1Path } from '../contract/index.js';
 import { DataFlow } from './data-flow.js';
-import { applyEdits, lineOf, readSourceText, restore, type TextEdit } from './source-text.js';
+import { applyEdits, lineOf, readSourceText, restore, TODO_MARK, type TextEdit } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
 import { constantsOf, findV1Calls, StaticText } from './v1-calls.js';
 
@@ -60,6 +60,25 @@ export function syntaxErrors(path: string, text: string): string[] {
   return diagnostics.map((d) => `${lineOf(text, d.start ?? 0)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
 }
 
+/**
+ * Every manual-review note in a file's text, new or left by an earlier run: the line is the one
+ * the note stands above. A note stays pending until somebody resolves it and deletes it.
+ */
+export function pendingReview(text: string, fresh: readonly ReviewItem[] = []): ReviewItem[] {
+  const items: ReviewItem[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    const at = line.indexOf(`// ${TODO_MARK}`);
+    if (at < 0 || line.slice(0, at).trim() !== '') return;
+    const why = line.slice(at + TODO_MARK.length + 3).replace(/\r$/, '').trim();
+    let below = i + 1;
+    while (below < lines.length && lines[below]!.includes(`// ${TODO_MARK}`)) below += 1;
+    const known = fresh.find((f) => f.why === why && f.line === below + 1);
+    items.push({ line: below + 1, why, transform: known?.transform ?? 'earlier run' });
+  });
+  return items;
+}
+
 /** Where a position of the old text lands in the new one. */
 function shift(position: number, edits: readonly TextEdit[]): number {
   let delta = 0;
@@ -81,10 +100,8 @@ function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, t
   if (errors.length > 0 && syntaxErrors(path, source.text).length === 0) {
     return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was` };
   }
-  const review = ctx.todos
-    .map((t) => ({ line: lineOf(output, shift(t.position, ctx.edits)), why: t.why, transform: t.transform }))
-    .sort((a, b) => a.line - b.line);
-  return { after: restore(source, output), review };
+  const fresh = ctx.todos.map((t) => ({ line: lineOf(output, shift(t.position, ctx.edits)), why: t.why, transform: t.transform }));
+  return { after: restore(source, output), review: pendingReview(output, fresh) };
 }
 
 export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string): CodemodRun {
@@ -101,7 +118,7 @@ export function runCodemod(files: readonly string[], transforms: readonly Transf
       continue;
     }
     if (hasV1Path(raw)) marked.set(path, raw);
-    else outcomes.push({ path, relative: rel, before: raw, after: raw, changed: false, review: [] });
+    else outcomes.push({ path, relative: rel, before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
   }
   if (marked.size > 0) {
     const host = ts.createCompilerHost(COMPILER_OPTIONS, true);

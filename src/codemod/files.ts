@@ -4,8 +4,8 @@
  * are in a repository).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { UsageError } from '../errors.js';
 
@@ -43,6 +43,11 @@ export function findFiles(paths: readonly string[], selection: FileSelection, cw
   const include = selection.include?.length ? picomatch(selection.include, { dot: true }) : undefined;
   const exclude = selection.exclude?.length ? picomatch(selection.exclude, { dot: true }) : undefined;
   const found = new Set<string>();
+  // Globs match paths relative to the directory given on the command line.
+  const selected = (root: string, file: string): boolean => {
+    const rel = relative(root, file).split(sep).join('/');
+    return (!include || include(rel)) && !exclude?.(rel);
+  };
   for (const given of paths) {
     const path = resolve(cwd, given);
     let stat;
@@ -52,7 +57,7 @@ export function findFiles(paths: readonly string[], selection: FileSelection, cw
       throw new UsageError(`${given}: no such file or directory`);
     }
     if (stat.isFile()) {
-      found.add(path);
+      if (selected(dirname(path), path)) found.add(path);
       continue;
     }
     const listed = gitFiles(path);
@@ -60,14 +65,9 @@ export function findFiles(paths: readonly string[], selection: FileSelection, cw
     if (!listed) walk(path, candidates);
     for (const file of candidates) {
       const parts = relative(path, file).split(sep);
-      if (parts.some((p) => SKIPPED_DIRECTORIES.has(p)) || !isSource(file)) continue;
+      if (parts.some((p) => SKIPPED_DIRECTORIES.has(p)) || !isSource(file) || !existsSync(file) || !selected(path, file)) continue;
       found.add(file);
     }
   }
-  return [...found]
-    .filter((file) => {
-      const rel = relative(cwd, file).split(sep).join('/');
-      return (!include || include(rel)) && !exclude?.(rel);
-    })
-    .sort();
+  return [...found].sort();
 }

@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { benchCodemod } from './codemod.js';
 import { benchEmulator } from './emulator.js';
 import { benchVerify } from './verify.js';
 import { machine } from './support.js';
@@ -11,6 +12,7 @@ import { machine } from './support.js';
 const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
 
 const suites: [string, () => Promise<string>][] = [
+  ['codemod', benchCodemod],
   ['emulator', benchEmulator],
   ['verify', benchVerify],
 ];
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
     '# Benchmark results',
     '',
     `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}.`,
-    'Command: `npm run bench` (or `node dist/bench/run.js emulator|verify` after a build for one section). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
+    'Command: `npm run bench` (or `node dist/bench/run.js codemod|emulator|verify` after a build for one section). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
     '',
   ];
   writeFileSync(RESULTS, `${[...header, ...sections].join('\n')}`);

@@ -28,13 +28,21 @@ function renameTypeMembers(ctx: TransformContext, name: string, members: ts.Node
 /** Calls that read a resource's fields no further, or hand it on to code this file shows. */
 const HARMLESS_CALLEES = /^(console\.\w+|JSON\.stringify|String|Number|Boolean|Object\.(keys|values|entries|assign|freeze)|Array\.(from|isArray)|Promise\.\w+|\w+\.(push|unshift|includes|indexOf|join|concat|set|add|has|get))$/;
 
+const functionNames = new WeakMap<ts.SourceFile, Set<string>>();
+
+/** Names of the functions and methods a file defines, worked out once per file. */
 function definedInFile(ctx: TransformContext, name: string): boolean {
-  let found = false;
-  forEachNode(ctx.sf, (node) => {
-    if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name && ts.isIdentifier(node.name) && node.name.text === name) found = true;
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) found = true;
-  });
-  return found;
+  let names = functionNames.get(ctx.sf);
+  if (!names) {
+    const found = new Set<string>();
+    forEachNode(ctx.sf, (node) => {
+      if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name && ts.isIdentifier(node.name)) found.add(node.name.text);
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) found.add(node.name.text);
+    });
+    functionNames.set(ctx.sf, found);
+    names = found;
+  }
+  return names.has(name);
 }
 
 /** API resources handed to a function this file does not show: the fields read there are not migrated. */

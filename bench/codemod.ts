@@ -1,0 +1,94 @@
+/**
+ * Codemod benchmark (issue: codemod): a dry run over a generated monorepo of 5,000 TypeScript files
+ * of about 150 lines, 10% of them talking to v1, the rest using .id, .items and createdAt on their
+ * own objects.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { fmt } from './support.js';
+
+const run = promisify(execFile);
+const CHILD = fileURLToPath(new URL('./codemod-child.js', import.meta.url));
+const FILES = 5000;
+
+function localFile(i: number): string {
+  const lines = [`// generated module ${i}: no platform calls`, `export interface Order${i} { id: string; createdAt: string; items: { id: string; qty: number }[] }`, ''];
+  for (let f = 0; lines.length < 145; f++) {
+    lines.push(
+      `export function total${f}(order: Order${i}): number {`,
+      `  const ids = order.items.map((item) => item.id);`,
+      `  const created = new Date(order.createdAt).getTime();`,
+      `  if (ids.length === 0 || Number.isNaN(created)) return 0;`,
+      `  return order.items.reduce((sum, item) => sum + item.qty, 0) + order.id.length;`,
+      `}`,
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function apiFile(i: number): string {
+  const lines = [
+    `const BASE = process.env.PLATFORM_URL ?? 'https://platform.example.com';`,
+    `export interface Group${i} { id: string; name: string; description: string }`,
+    '',
+    `export async function listGroups${i}(token: string): Promise<Group${i}[]> {`,
+    "  const res = await fetch(`${BASE}/iam/v1/groups`, { headers: { authorization: `Bearer ${token}` } });",
+    '  const body = await res.json();',
+    '  return body.items;',
+    '}',
+    '',
+    `export async function describe${i}(group: Group${i}, description: string) {`,
+    "  await fetch(`${BASE}/iam/v1/groups/${group.id}`, { method: 'PUT', body: JSON.stringify({ ...group, description }) });",
+    '}',
+    '',
+    `export async function bindings${i}() {`,
+    "  const res = await fetch(`${BASE}/iam/v1/rolebindings`);",
+    '  const { items } = await res.json();',
+    '  return items.map((b: any) => `${b.identity} ${b.role.id} ${b.createdAt}`);',
+    '}',
+    '',
+  ];
+  return `${lines.join('\n')}${localFile(i).split('\n').slice(2).join('\n')}`;
+}
+
+export function generateMonorepo(files = FILES): string {
+  const root = mkdtempSync(join(tmpdir(), 'mv2-bench-monorepo-'));
+  for (let i = 0; i < files; i++) {
+    const dir = join(root, `packages/pkg-${Math.floor(i / 100)}/src`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `module-${i}.ts`), i % 10 === 0 ? apiFile(i) : localFile(i));
+  }
+  return root;
+}
+
+export async function benchCodemod(): Promise<string> {
+  const root = generateMonorepo();
+  try {
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const { stdout } = await run(process.execPath, [CHILD, root], { maxBuffer: 1 << 20 });
+      runs.push(JSON.parse(stdout.trim()) as { seconds: number; maxRssMiB: number; summary: { scanned: number; changed: number; review: number }; diffBytes: number });
+    }
+    const median = [...runs].sort((a, b) => a.seconds - b.seconds)[1]!;
+    return [
+      '## Codemod',
+      '',
+      `Dry run over a generated monorepo of ${FILES} TypeScript files (about 150 lines each; every tenth calls v1, the rest use .id, .items and createdAt on their own objects), in its own process. Median of 3 runs (${runs.map((r) => fmt(r.seconds, 2)).join(', ')} s).`,
+      '',
+      '| measure | value | target |',
+      '|---|---|---|',
+      `| wall time, dry run | ${fmt(median.seconds, 2)} s | under 20 s |`,
+      `| files per second | ${fmt(median.summary.scanned / median.seconds, 0)} | |`,
+      `| peak RSS | ${fmt(Math.max(...runs.map((r) => r.maxRssMiB)), 0)} MiB | under 1 GB |`,
+      `| files scanned / to change / review items | ${median.summary.scanned} / ${median.summary.changed} / ${median.summary.review} | |`,
+      '',
+    ].join('\n');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

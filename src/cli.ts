@@ -80,7 +80,15 @@ function migrateCommandLine(): Command {
         return;
       }
       const colour = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-      const outcome = migrateCommand(paths, options, { version: pkg.version, cwd: process.cwd(), env: process.env, colour });
+      const live = process.stderr.isTTY === true && !options.quiet && !options.json;
+      const outcome = migrateCommand(paths, options, {
+        version: pkg.version,
+        cwd: process.cwd(),
+        env: process.env,
+        colour,
+        ...(live ? { progress: (line: string) => process.stderr.write(`\r\x1b[2K${line}`) } : {}),
+      });
+      if (live) process.stderr.write('\r\x1b[2K');
       process.stdout.write(outcome.stdout);
       process.stderr.write(outcome.stderr);
       process.exitCode = outcome.exitCode;

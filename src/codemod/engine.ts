@@ -104,11 +104,15 @@ function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, t
   return { after: restore(source, output), review: pendingReview(output, fresh) };
 }
 
-export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string): CodemodRun {
+/** Called as files are done: how many of how many. */
+export type Progress = (done: number, total: number) => void;
+
+export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string, progress?: Progress): CodemodRun {
   const started = performance.now();
   const outcomes: FileOutcome[] = [];
   const marked = new Map<string, string>();
-  for (const path of files) {
+  for (const [i, path] of files.entries()) {
+    if (i % 500 === 0) progress?.(i, files.length);
     const rel = relative(cwd, path).split(sep).join('/');
     let raw: string;
     try {
@@ -129,7 +133,9 @@ export function runCodemod(files: readonly string[], transforms: readonly Transf
     };
     const program = ts.createProgram({ rootNames: [...marked.keys()], options: COMPILER_OPTIONS, host });
     const checker = program.getTypeChecker();
+    let done = files.length - marked.size;
     for (const [path, raw] of marked) {
+      progress?.(done++, files.length);
       const rel = relative(cwd, path).split(sep).join('/');
       const sf = program.getSourceFile(path);
       let result: Pick<FileOutcome, 'after' | 'review' | 'error'>;

@@ -32,6 +32,8 @@ export interface MigrateIo {
   cwd: string;
   env: NodeJS.ProcessEnv;
   colour: boolean;
+  /** A one-line status, for a live progress line on a terminal. */
+  progress?: (line: string) => void;
 }
 
 export interface MigrateOutcome {
@@ -67,7 +69,11 @@ export function migrateCommand(paths: readonly string[], o: MigrateCommandOption
   const transforms = chooseTransforms(o.transforms);
   const format = o.report ? reportFormat(o.report, o.format) : undefined;
   const files = findFiles(paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
-  const run = runCodemod(files, transforms, io.cwd);
+  const started = performance.now();
+  // Only runs that last: a progress line for a short run is noise.
+  const run = runCodemod(files, transforms, io.cwd, (done, total) => {
+    if (io.progress && performance.now() - started > 1000) io.progress(`${done}/${total} files · ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  });
   const changed = run.files.filter((f) => f.changed);
   if (o.write) {
     if (!o.allowDirty) refuseDirty(changed.map((f) => f.path));

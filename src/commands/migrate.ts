@@ -70,9 +70,13 @@ export function migrateCommand(paths: readonly string[], o: MigrateCommandOption
   const format = o.report ? reportFormat(o.report, o.format) : undefined;
   const files = findFiles(paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
   const started = performance.now();
-  // Only runs that last: a progress line for a short run is noise.
+  let drawn = 0;
+  // Only for runs that last, and at most ten times a second: a progress line for a short run is noise.
   const run = runCodemod(files, transforms, io.cwd, (done, total) => {
-    if (io.progress && performance.now() - started > 1000) io.progress(`${done}/${total} files · ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const now = performance.now();
+    if (!io.progress || now - started < 1000 || now - drawn < 100) return;
+    drawn = now;
+    io.progress(`${done}/${total} files · ${((now - started) / 1000).toFixed(1)} s`);
   });
   const changed = run.files.filter((f) => f.changed);
   if (o.write) {

@@ -68,6 +68,7 @@ function migrateCommandLine(): Command {
     .option('--report <file>', 'write a report: FILE.md (for a pull request) or FILE.json')
     .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
     .option('--patch <file>', 'write the unified patch')
+    .option('--tsconfig <path>', 'use this tsconfig for types across files (default: the nearest tsconfig.json)')
     .option('--transforms <list>', 'run only these transforms (comma-separated)')
     .option('--list-transforms', 'list the transforms and exit')
     .option('--include <glob>', 'only files matching (repeatable)', collect)

@@ -7,7 +7,7 @@
  */
 import { ts } from 'ts-morph';
 import { resourceOf, type ResourceContract } from '../contract/index.js';
-import { resourceTypesOf } from './resource-types.js';
+import { describedResource, resourceTypesOf } from './resource-types.js';
 import { unwrap, type V1Call } from './v1-calls.js';
 
 export type Shape =
@@ -73,6 +73,11 @@ export class DataFlow {
 
   shapeOf(expression: ts.Expression): Shape | undefined {
     const n = unwrap(expression);
+    return this.syntacticShape(n) ?? this.checkedShape(n);
+  }
+
+  /** What the flow from v1 calls says about an expression. */
+  private syntacticShape(n: ts.Expression): Shape | undefined {
     if (ts.isCallExpression(n)) return this.callShape(n);
     if (ts.isIdentifier(n)) {
       const declaration = this.declarationOf(n);
@@ -90,6 +95,31 @@ export class DataFlow {
       return this.shapeOf(n.left) ?? this.shapeOf(n.right);
     }
     return undefined;
+  }
+
+  /** Files that declare the resource types the checker found, for the engine to migrate too. */
+  readonly typeDeclarationFiles = new Set<ts.SourceFile>();
+
+  /**
+   * What the type checker knows where the flow does not: a value whose type is a v1 resource
+   * interface (by its name and members), or an array of one, wherever that type is declared.
+   */
+  private checkedShape(n: ts.Expression): Shape | undefined {
+    if (!ts.isIdentifier(n) && !ts.isPropertyAccessExpression(n) && !ts.isCallExpression(n) && !ts.isElementAccessExpression(n)) return undefined;
+    const type = this.checker.getTypeAtLocation(n);
+    const element = this.checker.isArrayType(type) ? this.checker.getTypeArguments(type as ts.TypeReference)[0] : undefined;
+    const resource = this.resourceOfType(element ?? type);
+    if (!resource) return undefined;
+    return element ? { kind: 'array', resource } : { kind: 'resource', resource };
+  }
+
+  private resourceOfType(type: ts.Type): ResourceContract | undefined {
+    const symbol = type.aliasSymbol ?? type.getSymbol();
+    const declaration = symbol?.declarations?.[0];
+    if (!symbol || !declaration || !(ts.isInterfaceDeclaration(declaration) || ts.isTypeAliasDeclaration(declaration))) return undefined;
+    const resource = describedResource(symbol.name, type.getProperties().map((p) => p.name));
+    if (resource) this.typeDeclarationFiles.add(declaration.getSourceFile());
+    return resource;
   }
 
   private memberShape(target: Shape | undefined, name: string): Shape | undefined {

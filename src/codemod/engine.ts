@@ -5,9 +5,10 @@
  * parsed again: a result that does not parse is an error, never written.
  */
 import { readFileSync } from 'node:fs';
-import { relative, sep } from 'node:path';
-import { ts } from 'ts-morph';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { Project, ts } from 'ts-morph';
 import { hasV1Path } from '../contract/index.js';
+import { UsageError } from '../errors.js';
 import { DataFlow } from './data-flow.js';
 import { applyEdits, lineOf, readSourceText, restore, TODO_MARK, type TextEdit } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
@@ -86,11 +87,17 @@ function shift(position: number, edits: readonly TextEdit[]): number {
   return position + delta;
 }
 
-function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, transforms: readonly Transform[], raw: string): Pick<FileOutcome, 'after' | 'review' | 'error'> {
+interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error'> {
+  /** Files declaring the resource types the checker met here. */
+  typeFiles: ReadonlySet<ts.SourceFile>;
+}
+
+function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, transforms: readonly Transform[], raw: string): FileResult {
   const source = readSourceText(raw);
   const text = new StaticText(constantsOf(sf));
   const scan = findV1Calls(sf, text);
-  const ctx = new TransformContext(sf, source, scan.calls, scan.unplaced, new DataFlow(sf, checker, scan.calls), text);
+  const flow = new DataFlow(sf, checker, scan.calls);
+  const ctx = new TransformContext(sf, source, scan.calls, scan.unplaced, flow, text);
   for (const transform of transforms) {
     ctx.transform = transform.name;
     transform.apply(ctx);
@@ -98,55 +105,111 @@ function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, t
   const output = applyEdits(source.text, ctx.edits);
   const errors = syntaxErrors(path, output);
   if (errors.length > 0 && syntaxErrors(path, source.text).length === 0) {
-    return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was` };
+    return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was`, typeFiles: flow.typeDeclarationFiles };
   }
   const fresh = ctx.todos.map((t) => ({ line: lineOf(output, shift(t.position, ctx.edits)), why: t.why, transform: t.transform }));
-  return { after: restore(source, output), review: pendingReview(output, fresh) };
+  return { after: restore(source, output), review: pendingReview(output, fresh), typeFiles: flow.typeDeclarationFiles };
 }
 
 /** Called as files are done: how many of how many. */
 export type Progress = (done: number, total: number) => void;
 
-export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string, progress?: Progress): CodemodRun {
-  const started = performance.now();
-  const outcomes: FileOutcome[] = [];
-  const marked = new Map<string, string>();
-  for (const [i, path] of files.entries()) {
-    if (i % 500 === 0) progress?.(i, files.length);
-    const rel = relative(cwd, path).split(sep).join('/');
-    let raw: string;
-    try {
-      raw = readFileSync(path, 'utf8');
-    } catch (error) {
-      outcomes.push({ path, relative: rel, before: '', after: '', changed: false, review: [], error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
-      continue;
-    }
-    if (hasV1Path(raw)) marked.set(path, raw);
-    else outcomes.push({ path, relative: rel, before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
-  }
-  if (marked.size > 0) {
-    const host = ts.createCompilerHost(COMPILER_OPTIONS, true);
-    const readFile = host.readFile.bind(host);
-    host.readFile = (name) => {
-      const raw = marked.get(name);
-      return raw === undefined ? readFile(name) : readSourceText(raw).text;
-    };
-    const program = ts.createProgram({ rootNames: [...marked.keys()], options: COMPILER_OPTIONS, host });
-    const checker = program.getTypeChecker();
-    let done = files.length - marked.size;
-    for (const [path, raw] of marked) {
-      progress?.(done++, files.length);
-      const rel = relative(cwd, path).split(sep).join('/');
-      const sf = program.getSourceFile(path);
-      let result: Pick<FileOutcome, 'after' | 'review' | 'error'>;
-      try {
-        result = sf ? migrateFile(path, sf, checker, transforms, raw) : { after: raw, review: [], error: 'could not be parsed' };
-      } catch (error) {
-        result = { after: raw, review: [], error: `migrate-v2 could not migrate this file: ${(error as Error).message}` };
+export interface CodemodOptions {
+  /** A tsconfig whose options (lib, paths, module resolution) the program takes; types then cross files. */
+  tsconfig?: string;
+  progress?: Progress;
+}
+
+const IMPORT_SPECIFIER = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function withoutExtension(path: string): string {
+  return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '').replace(/\/index$/, '');
+}
+
+/** Files of the selection that import one of `marked` by a relative path: they may read what it returns. */
+function importers(raws: ReadonlyMap<string, string>, marked: ReadonlySet<string>): string[] {
+  const targets = new Set([...marked].map(withoutExtension));
+  const out: string[] = [];
+  for (const [path, raw] of raws) {
+    if (marked.has(path)) continue;
+    for (const m of raw.matchAll(IMPORT_SPECIFIER)) {
+      if (targets.has(withoutExtension(resolve(dirname(path), m[1]!)))) {
+        out.push(path);
+        break;
       }
-      outcomes.push({ path, relative: rel, before: raw, changed: result.after !== raw && !result.error, ...result });
     }
   }
-  outcomes.sort((a, b) => (a.relative < b.relative ? -1 : 1));
-  return { files: outcomes, ms: performance.now() - started };
+  return out;
+}
+
+/**
+ * The program the files are read through. With a tsconfig: a ts-morph Project with its options,
+ * which brings the lib files and the files imported, so types cross files. Without: a bare program
+ * of the marked files, no lib and no resolution, where the binder alone resolves names.
+ */
+function createProgram(roots: readonly string[], raws: ReadonlyMap<string, string>, tsconfig: string | undefined): ts.Program {
+  if (tsconfig) {
+    let project: Project;
+    try {
+      project = new Project({ tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true, compilerOptions: { noEmit: true, allowJs: true, checkJs: false } });
+    } catch (error) {
+      throw new UsageError(`--tsconfig ${tsconfig}: ${(error as Error).message.split('\n')[0]}`);
+    }
+    for (const path of roots) project.addSourceFileAtPath(path);
+    project.resolveSourceFileDependencies();
+    return project.getProgram().compilerObject;
+  }
+  const host = ts.createCompilerHost(COMPILER_OPTIONS, true);
+  const readFile = host.readFile.bind(host);
+  host.readFile = (name) => {
+    const raw = raws.get(name);
+    return raw === undefined ? readFile(name) : readSourceText(raw).text;
+  };
+  return ts.createProgram({ rootNames: [...roots], options: COMPILER_OPTIONS, host });
+}
+
+export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string, options: CodemodOptions = {}): CodemodRun {
+  const started = performance.now();
+  const relativeOf = (path: string) => relative(cwd, path).split(sep).join('/');
+  const outcomes = new Map<string, FileOutcome>();
+  const raws = new Map<string, string>();
+  for (const [i, path] of files.entries()) {
+    if (i % 500 === 0) options.progress?.(i, files.length);
+    try {
+      raws.set(path, readFileSync(path, 'utf8'));
+    } catch (error) {
+      outcomes.set(path, { path, relative: relativeOf(path), before: '', after: '', changed: false, review: [], error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+    }
+  }
+  const marked = new Set([...raws].filter(([, raw]) => hasV1Path(raw)).map(([path]) => path));
+  if (options.tsconfig) for (const path of importers(raws, marked)) marked.add(path);
+  if (marked.size > 0) {
+    const program = createProgram([...marked], raws, options.tsconfig);
+    const checker = program.getTypeChecker();
+    const queue = [...marked];
+    let done = files.length - marked.size;
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const path = next;
+      options.progress?.(done++, files.length);
+      const raw = raws.get(path)!;
+      const sf = program.getSourceFile(path);
+      let result: FileResult;
+      try {
+        result = sf ? migrateFile(path, sf, checker, transforms, raw) : { after: raw, review: [], error: 'could not be parsed', typeFiles: new Set() };
+      } catch (error) {
+        result = { after: raw, review: [], error: `migrate-v2 could not migrate this file: ${(error as Error).message}`, typeFiles: new Set() };
+      }
+      const { typeFiles, ...outcome } = result;
+      outcomes.set(path, { path, relative: relativeOf(path), before: raw, changed: outcome.after !== raw && !outcome.error, ...outcome });
+      // A resource interface declared in a file of the selection is renamed with its uses.
+      for (const declared of typeFiles) {
+        const file = [...raws.keys()].find((p) => resolve(p) === resolve(declared.fileName));
+        if (file && !outcomes.has(file) && !queue.includes(file)) queue.push(file);
+      }
+    }
+  }
+  for (const [path, raw] of raws) {
+    if (!outcomes.has(path)) outcomes.set(path, { path, relative: relativeOf(path), before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
+  }
+  return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started };
 }

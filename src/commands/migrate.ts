@@ -2,8 +2,9 @@
  * `migrate-v2 [paths...]`: the codemod. A dry run by default (diffs and a summary, nothing written);
  * `--write` applies the changes. Options in, an outcome out; the CLI prints it.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
 import { runCodemod } from '../codemod/engine.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
@@ -14,6 +15,7 @@ import { refuseDirty, writeAtomically } from '../codemod/write-files.js';
 import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
+  tsconfig?: string;
   write?: boolean;
   check?: boolean;
   allowDirty?: boolean;
@@ -64,6 +66,18 @@ function reportFormat(path: string, format: string | undefined): 'md' | 'json' {
   throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
 }
 
+/** --tsconfig as given, else the nearest tsconfig.json at or above the first path; none outside a project. */
+function findTsconfig(given: string | undefined, paths: readonly string[], cwd: string): string | undefined {
+  if (given) {
+    const path = resolve(cwd, given);
+    if (!existsSync(path)) throw new UsageError(`--tsconfig ${given}: no such file`);
+    return path;
+  }
+  const first = resolve(cwd, paths[0] ?? '.');
+  const from = existsSync(first) && statSync(first).isDirectory() ? first : dirname(first);
+  return ts.findConfigFile(from, ts.sys.fileExists);
+}
+
 export function migrateCommand(paths: readonly string[], o: MigrateCommandOptions, io: MigrateIo): MigrateOutcome {
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
   const transforms = chooseTransforms(o.transforms);
@@ -72,11 +86,15 @@ export function migrateCommand(paths: readonly string[], o: MigrateCommandOption
   const started = performance.now();
   let drawn = 0;
   // Only for runs that last, and at most ten times a second: a progress line for a short run is noise.
-  const run = runCodemod(files, transforms, io.cwd, (done, total) => {
-    const now = performance.now();
-    if (!io.progress || now - started < 1000 || now - drawn < 100) return;
-    drawn = now;
-    io.progress(`${done}/${total} files · ${((now - started) / 1000).toFixed(1)} s`);
+  const tsconfig = findTsconfig(o.tsconfig, paths, io.cwd);
+  const run = runCodemod(files, transforms, io.cwd, {
+    ...(tsconfig ? { tsconfig } : {}),
+    progress: (done, total) => {
+      const now = performance.now();
+      if (!io.progress || now - started < 1000 || now - drawn < 100) return;
+      drawn = now;
+      io.progress(`${done}/${total} files · ${((now - started) / 1000).toFixed(1)} s`);
+    },
   });
   const changed = run.files.filter((f) => f.changed);
   if (o.write) {

@@ -1,0 +1,66 @@
+/**
+ * With a tsconfig, types cross files: a resource interface declared in one file, returned by a v1
+ * wrapper in another and read in a third, is migrated in all three, and the result type-checks.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const exec = promisify(execFile);
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+const FILES: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true }, include: ['*.ts'] }),
+  'package.json': '{ "type": "module" }',
+  'types.ts': 'export interface Group {\n  id: string;\n  name: string;\n  description: string;\n}\n',
+  'api.ts': [
+    "import type { Group } from './types.js';",
+    '',
+    'export async function listGroups(base: string): Promise<Group[]> {',
+    '  const res = await fetch(`${base}/iam/v1/groups`);',
+    '  const body = await res.json();',
+    '  return body.items;',
+    '}',
+    '',
+  ].join('\n'),
+  'report.ts': [
+    "import { listGroups } from './api.js';",
+    '',
+    'export async function report(base: string): Promise<string[]> {',
+    '  const groups = await listGroups(base);',
+    '  const row = { id: 1, createdAt: 2 };',
+    '  return groups.map((g) => `${g.id} ${g.name} ${row.id} ${row.createdAt}`);',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+async function typeCheck(dir: string): Promise<string> {
+  try {
+    await exec(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')]);
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout);
+  }
+}
+
+it('migrates a resource type, the wrapper that returns it and the file that reads it, and still type-checks', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-typed-'));
+  for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  expect(await typeCheck(dir)).toBe('');
+  const r = await runCli([dir, '--write']);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toMatch(/3 files scanned, 3 changed/);
+  expect(readFileSync(join(dir, 'types.ts'), 'utf8')).toBe(FILES['types.ts']!.replace('  id: string;', '  uid: string;'));
+  expect(readFileSync(join(dir, 'api.ts'), 'utf8')).toMatch(/\/iam\/v2beta1\/groups[\s\S]*return body\.groups;/);
+  expect(readFileSync(join(dir, 'report.ts'), 'utf8')).toBe(FILES['report.ts']!.replace('${g.id}', '${g.uid}'));
+  expect(await typeCheck(dir)).toBe('');
+  const again = await runCli([dir, '--write']);
+  expect(again.stderr).toMatch(/3 files scanned, 0 changed/);
+});

@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark and rewrites bench/RESULTS.md with the figures and the
  * command that produced them. Never part of `npm test`.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchCodemod } from './codemod.js';
 import { benchEmulator } from './emulator.js';
@@ -27,6 +27,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${section}\n`);
     sections.push(section);
   }
+  // A run of some suites keeps the other suites' sections from the last full run.
+  const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+  const kept = new Map(previous.split(/\n(?=## )/).slice(1).map((section) => [section.split('\n')[0]!, section.trimEnd()]));
+  for (const section of sections) kept.set(section.split('\n')[0]!, section.trimEnd());
   const header = [
     '# Benchmark results',
     '',
@@ -34,7 +38,7 @@ async function main(): Promise<void> {
     'Command: `npm run bench` (or `node dist/bench/run.js codemod|emulator|verify` after a build for one section). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
     '',
   ];
-  writeFileSync(RESULTS, `${[...header, ...sections].join('\n')}`);
+  writeFileSync(RESULTS, `${header.join('\n')}\n${[...kept.values()].join('\n\n')}\n`);
   process.stderr.write(`bench: wrote ${RESULTS}\n`);
 }
 

@@ -4,16 +4,17 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { unwrap, type V1Call } from '../src/codemod/v1-calls.js';
-import { rewriteV1Paths } from '../src/contract/index.js';
+import { HOLE, unwrap, type V1Call } from '../src/codemod/v1-calls.js';
+import { readOneQuery, rewriteV1Paths } from '../src/contract/index.js';
 import { forEachNode } from './helpers.js';
 
 /** The literal of the URL that holds `?id=`, when the id is the only query parameter. */
-function idLiteral(ctx: TransformContext, call: V1Call): ts.Node | undefined {
-  if (!/\?id=\u0001$/.test(call.url)) return undefined;
+function idLiteral(call: V1Call): ts.Node | undefined {
+  const query = readOneQuery(call.resource);
+  if (!call.url.endsWith(`${query}${HOLE}`) || call.url.indexOf('?') !== call.url.length - query.length - 1) return undefined;
   let found: ts.Node | undefined;
   const look = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node)) && /\?id=$/.test(node.text)) found = node;
+    if ((ts.isStringLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node)) && node.text.endsWith(query)) found = node;
     ts.forEachChild(node, look);
   };
   look(unwrap(call.urlNode));
@@ -68,13 +69,15 @@ export const getByList: Transform = {
     const envelopes = new Map<V1Call, boolean>();
     for (const call of ctx.calls) {
       if (call.operation !== 'get-by-list') continue;
-      const literal = idLiteral(ctx, call);
+      const literal = idLiteral(call);
       if (!literal) {
         ctx.todo(call.call, 'a v1 read by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>');
         continue;
       }
       const raw = ctx.textOf(literal);
-      ctx.replace(literal, rewriteV1Paths(raw).replace(/\?id=(?=['"`$]|$)/, '/'));
+      const query = readOneQuery(call.resource);
+      const at = raw.lastIndexOf(query);
+      ctx.replace(literal, rewriteV1Paths(`${raw.slice(0, at)}/${raw.slice(at + query.length)}`));
       ctx.claim(literal);
       // A query value is encoded; a path binds the uid with its slashes as they are (v1-reference "Identifiers").
       const encoded = valueAfter(literal);

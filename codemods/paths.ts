@@ -5,7 +5,8 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { hasV1Path, rewriteV1Paths, type Operation } from '../src/contract/index.js';
+import { HOLE } from '../src/codemod/v1-calls.js';
+import { endsWithV1Prefix, hasV1Path, renamedCollections, rewriteV1Paths, type Operation } from '../src/contract/index.js';
 import { forEachNode, plural } from './helpers.js';
 
 const V2_OPERATION: Record<string, Operation> = { list: 'list', 'get-by-list': 'get', create: 'create', update: 'update', delete: 'delete' };
@@ -34,7 +35,8 @@ export const paths: Transform = {
     }
     for (const call of ctx.unplaced) {
       // A collection chosen at run time gets its own note below.
-      if (/\/v1\/\u0001/.test(ctx.text.of(call.arguments[0]!) ?? '')) continue;
+      const url = ctx.text.of(call.arguments[0]!) ?? '';
+      if (endsWithV1Prefix(url.slice(0, url.indexOf(HOLE) + 1).slice(0, -1))) continue;
       ctx.todo(call, 'a v1 call the migration contract does not describe (method or path): migrate it by hand');
     }
     forEachNode(ctx.sf, (node) => {
@@ -43,8 +45,9 @@ export const paths: Transform = {
       const raw = ctx.textOf(node);
       const rewritten = rewriteV1Paths(raw);
       if (rewritten !== raw) ctx.replace(node, rewritten);
-      if ((ts.isTemplateHead(node) || ts.isTemplateMiddle(node)) && /\/(iam|registry|vulnerabilities)\/v1\/$/.test(text)) {
-        ctx.todo(node, 'the collection in this path is chosen at run time: v2beta1 spells rolebindings, identityproviders, accountassociations and groupinvites in camel case');
+      if ((ts.isTemplateHead(node) || ts.isTemplateMiddle(node)) && endsWithV1Prefix(text)) {
+        const spellings = renamedCollections().map(([v1, v2]) => `${v1} as ${v2}`).join(', ');
+        ctx.todo(node, `the collection in this path is chosen at run time: v2beta1 spells ${spellings}`);
       }
       if (!insideRecognisedCall(ctx, node)) {
         ctx.todo(node, 'a v1 path passed to a call migrate-v2 does not recognise: check the response shape (uid, createTime, list keys, pages) by hand');

@@ -5,7 +5,7 @@
  * known only at run time is a hole. The contract says which resource and operation a path is.
  */
 import { ts } from 'ts-morph';
-import { collectionBase, modelledResources, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
+import { collectionBase, hasV1Path, modelledResources, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 
 export const HOLE = '\u0001';
 
@@ -103,7 +103,8 @@ export function classify(url: string, method: HttpMethod): { resource: ResourceC
     if (rest !== '' && !rest.startsWith('/') && !rest.startsWith('?') && !rest.startsWith(HOLE)) continue;
     const item = rest.startsWith('/') && rest.length > 1;
     if (!resource.modelled) return undefined;
-    if (method === 'GET' && !item) return { resource, operation: /[?&]id=/.test(rest) ? 'get-by-list' : 'list' };
+    const readOne = readOneQuery(resource).slice(1);
+    if (method === 'GET' && !item) return { resource, operation: rest.includes(`?${readOne}`) || rest.includes(`&${readOne}`) ? 'get-by-list' : 'list' };
     if (method === 'POST' && item) return { resource, operation: 'create' };
     if (method === 'PUT' && item) return { resource, operation: 'update' };
     if (method === 'DELETE' && item) return { resource, operation: 'delete' };
@@ -225,7 +226,7 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText): CallScan {
         const url = r.prefix + path;
         const placed = classify(url, r.method);
         if (placed) calls.push({ call: node, client: r.client, method: r.method, url, urlNode: r.urlNode, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}) });
-        else if (/\/(iam|registry|vulnerabilities)\/v1\b/.test(url)) unplaced.push(node);
+        else if (hasV1Path(url)) unplaced.push(node);
       }
     }
     ts.forEachChild(node, visit);

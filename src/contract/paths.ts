@@ -85,8 +85,30 @@ export function resourceOfPath(path: string, version: ApiVersion): ResourceContr
   });
 }
 
+const DOMAIN_NAMES = [...new Set(RESOURCES.map((r) => r.domain))].join('|');
 // What may follow a prefix: the path goes on, a query, the end of the text, a quote or a template hole.
-const V1_PREFIX = /\/(iam|registry|vulnerabilities)\/v1(?=[/?#'"`$]|$)/g;
+const V1_PREFIX = new RegExp(`\\/(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}(?=[/?#'"\`$]|$)`, 'g');
+const ENDS_WITH_V1_PREFIX = new RegExp(`\\/(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}\\/$`);
+
+/** Path prefixes of the API's domains, in any version: `/iam/`, `/registry/`, ... */
+export function apiPathPrefixes(): string[] {
+  return DOMAIN_NAMES.split('|').map((d) => `/${d}/`);
+}
+
+/** Whether a text ends with a domain's v1 prefix, so that what follows (the collection) is not in it. */
+export function endsWithV1Prefix(text: string): boolean {
+  return ENDS_WITH_V1_PREFIX.test(text);
+}
+
+/** Collections whose v2 spelling differs from v1's: [v1, v2]. */
+export function renamedCollections(): [string, string][] {
+  return RESOURCES.filter((r) => r.v1.collection !== r.v2.collection).map((r) => [r.v1.collection, r.v2.collection]);
+}
+
+/** The query that reads one record in v1 (`?id=`), from the resource's read-one rule. */
+export function readOneQuery(resource: ResourceContract): string {
+  return `?${resource.v1.readOne?.filter ?? 'id'}=`;
+}
 
 /** Whether a text holds a v1 path prefix of the platform. */
 export function hasV1Path(text: string): boolean {

@@ -3,6 +3,7 @@
  * sockets; node-server.ts carries requests in and replies (and the socket faults they ask for) out.
  */
 import {
+  apiPathPrefixes,
   AUTH,
   ERROR_MODEL,
   GRPC_CODES,
@@ -60,7 +61,7 @@ export interface EmulatorReply {
   delayMs?: number;
 }
 
-const API_PREFIXES = ['/iam/', '/registry/', '/vulnerabilities/'];
+const API_PREFIXES = apiPathPrefixes();
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };

@@ -4,7 +4,7 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform } from '../src/codemod/transform.js';
-import { LIST_CONTRACT } from '../src/contract/index.js';
+import { ENVELOPE, LIST_CONTRACT } from '../src/contract/index.js';
 import { forEachNode } from './helpers.js';
 
 export const pagination: Transform = {
@@ -20,7 +20,7 @@ export const pagination: Transform = {
       const envelope = node.expression.expression;
       const shape = ctx.flow.shapeOf(envelope);
       if (shape?.kind !== 'envelope' || shape.call.operation !== 'list' || node.expression.name.text !== shape.call.resource.v1.endpoints.list!.envelopeKey) return;
-      ctx.replace(node, `Number(${ctx.textOf(envelope)}.totalCount)`);
+      ctx.replace(node, `Number(${ctx.textOf(envelope)}.${ENVELOPE.totalCount})`);
       ctx.claim(node);
     });
   },

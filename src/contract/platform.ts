@@ -80,7 +80,12 @@ export const QUERY_ALIASES: Readonly<Record<string, string>> = {
   'uidp.ancestors_of': 'uidp.ancestorsOf',
 };
 
-export const LIST_PARAMETERS = ['page_size', 'page_token', 'order_by', 'skip'] as const;
+/** Names of the list parameters, in their canonical spelling (v2 §4 "Common list parameters"). */
+export const LIST_PARAMS = { pageSize: 'page_size', pageToken: 'page_token', orderBy: 'order_by', skip: 'skip', descendantsOf: 'uidp.descendants_of' } as const;
+export const LIST_PARAMETERS = [LIST_PARAMS.pageSize, LIST_PARAMS.pageToken, LIST_PARAMS.orderBy, LIST_PARAMS.skip] as const;
+
+/** The list envelope's fields besides the array (v2 §2 "List response envelope"). */
+export const ENVELOPE = { nextPageToken: 'nextPageToken', totalCount: 'totalCount', skipped: 'skipped', ...documented(`${V2_DOC} §2`) } as const;
 
 /** gRPC status codes and the HTTP status grpc-gateway maps each to (v1-reference "Errors"). */
 export const GRPC_CODES = {

@@ -2,7 +2,7 @@
  * Reads a query string the way grpc-gateway does: both spellings of a parameter (v1-reference
  * "List filters"), unknown parameters rejected, integers checked.
  */
-import { IDENTIFIERS, LIST_CONTRACT, QUERY_ALIASES, type OrderField } from '../contract/index.js';
+import { IDENTIFIERS, LIST_CONTRACT, LIST_PARAMS, QUERY_ALIASES, type OrderField } from '../contract/index.js';
 import { invalidField } from './api-error.js';
 import type { ListFilters, Ordering } from './list-query.js';
 
@@ -54,18 +54,18 @@ export function readNonNegativeInt(q: QueryValues, name: string): number | undef
 }
 
 export function readPageSize(q: QueryValues): number {
-  const n = readNonNegativeInt(q, 'page_size');
+  const n = readNonNegativeInt(q, LIST_PARAMS.pageSize);
   if (n === undefined || n === 0) return LIST_CONTRACT.pageSize.default;
   return Math.min(n, LIST_CONTRACT.pageSize.max);
 }
 
 export function readOrdering(q: QueryValues): Ordering {
-  const raw = q.get('order_by');
+  const raw = q.get(LIST_PARAMS.orderBy);
   if (raw === undefined || raw.trim() === '') return { field: LIST_CONTRACT.defaultOrder.field, desc: false };
   const [field, direction, extra] = raw.trim().split(/\s+/);
   const fields = Object.keys(LIST_CONTRACT.orderBy.fields);
   if (!field || !fields.includes(field) || extra !== undefined || (direction !== undefined && direction !== 'desc' && direction !== 'asc')) {
-    throw invalidField('order_by', `must be one of ${fields.join(', ')}, optionally followed by " desc"`);
+    throw invalidField(LIST_PARAMS.orderBy, `must be one of ${fields.join(', ')}, optionally followed by " desc"`);
   }
   return { field: field as OrderField, desc: direction === 'desc' };
 }

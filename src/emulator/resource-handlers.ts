@@ -5,9 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  ENVELOPE,
   ERROR_MODEL,
   LIST_CONTRACT,
   LIST_PARAMETERS,
+  LIST_PARAMS,
   modelledResources,
   resourceOf,
   type ApiVersion,
@@ -77,9 +79,9 @@ function readPage(ctx: HandlerContext, resource: ResourceContract, version: ApiV
   const filters = readFilters(q);
   const ordering = version === 'v2' ? readOrdering(q) : { field: LIST_CONTRACT.defaultOrder.field, desc: false };
   const pageSize = readPageSize(q);
-  const skip = readNonNegativeInt(q, 'skip') ?? 0;
+  const skip = readNonNegativeInt(q, LIST_PARAMS.skip) ?? 0;
   const fingerprint = queryFingerprint(resource, version, filters, ordering);
-  const token = q.get('page_token');
+  const token = q.get(LIST_PARAMS.pageToken);
   const reading = token ? ctx.tokens.read(token, fingerprint) : undefined;
   const rows = ctx.queries.run(resource.kind, version, filters, ordering);
   const continued = reading?.kind === 'position';
@@ -106,7 +108,7 @@ function readPage(ctx: HandlerContext, resource: ResourceContract, version: ApiV
 
 export function list(ctx: HandlerContext, resource: ResourceContract, version: ApiVersion, search: URLSearchParams, faults: RequestFaults): Json {
   const endpoint = resource[version].endpoints.list!;
-  const paging = endpoint.paginated ? (version === 'v2' ? LIST_PARAMETERS : ['page_size', 'page_token']) : [];
+  const paging = endpoint.paginated ? (version === 'v2' ? LIST_PARAMETERS : [LIST_PARAMS.pageSize, LIST_PARAMS.pageToken]) : [];
   const q = readQuery(search, [...endpoint.filters, ...paging]);
   if (!endpoint.paginated) {
     const rows = ctx.queries.run(resource.kind, version, readFilters(q), { field: LIST_CONTRACT.defaultOrder.field, desc: false });
@@ -115,10 +117,10 @@ export function list(ctx: HandlerContext, resource: ResourceContract, version: A
   const page = readPage(ctx, resource, version, q, faults);
   const body: Json = {
     [endpoint.envelopeKey]: page.rows.map((r) => render(ctx, resource, r, version)),
-    nextPageToken: page.nextPageToken,
-    totalCount: String(page.totalCount),
+    [ENVELOPE.nextPageToken]: page.nextPageToken,
+    [ENVELOPE.totalCount]: String(page.totalCount),
   };
-  if (version === 'v2') body['skipped'] = page.skipped;
+  if (version === 'v2') body[ENVELOPE.skipped] = page.skipped;
   return body;
 }
 

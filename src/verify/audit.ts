@@ -3,7 +3,7 @@
  * v1 `id` = v2 `uid`, compare them, and classify what differs. Records created or changed while the
  * walk ran are read again once before anything is reported against them.
  */
-import { fillTemplate, parseTimestamp, type ResourceContract } from '../contract/index.js';
+import { fillTemplate, LIST_PARAMS, parseTimestamp, readOneQuery, type ResourceContract } from '../contract/index.js';
 import { compareRecords, oneSidedFields, recordTimes, type RecordComparison } from './compare.js';
 import type { Finding } from './findings.js';
 import { ApiCallError, type ApiClient } from './http-client.js';
@@ -49,7 +49,7 @@ export interface AuditResult {
 
 function scopeFilters(resource: ResourceContract, version: 'v1' | 'v2', scope: string | undefined): URLSearchParams {
   const q = new URLSearchParams();
-  if (scope && resource[version].endpoints.list!.filters.includes('uidp.descendants_of')) q.set('uidp.descendants_of', scope);
+  if (scope && resource[version].endpoints.list!.filters.includes(LIST_PARAMS.descendantsOf)) q.set(LIST_PARAMS.descendantsOf, scope);
   return q;
 }
 
@@ -136,8 +136,7 @@ class KindAudit {
   }
 
   private async reRead(uid: string): Promise<{ v1?: Json; v2?: Json }> {
-    const v1Query = new URLSearchParams({ id: uid });
-    const v1Body = (await this.o.client.getJson(`${this.resource.v1.endpoints.list!.path}?${v1Query}`)) as Json;
+    const v1Body = (await this.o.client.getJson(`${this.resource.v1.endpoints.list!.path}${readOneQuery(this.resource)}${encodeURIComponent(uid)}`)) as Json;
     const v1 = ((v1Body[this.resource.v1.endpoints.list!.envelopeKey] as Json[] | undefined) ?? [])[0];
     let v2: Json | undefined;
     const get = this.resource.v2.endpoints.get;

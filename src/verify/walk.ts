@@ -3,7 +3,7 @@
  * a walk of every v2 page that checks the list contract on the way (spec §2 envelope, §4 rules, §8).
  * Every page request carries the same parameters; only page_token changes.
  */
-import { LIST_CONTRACT, type ListEndpoint, type ResourceContract } from '../contract/index.js';
+import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS, type ListEndpoint, type ResourceContract } from '../contract/index.js';
 import type { ApiClient } from './http-client.js';
 import type { BreachType, Finding } from './findings.js';
 
@@ -20,11 +20,11 @@ export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters:
   let token = '';
   for (let page = 0; page < maxPages; page++) {
     const query = new URLSearchParams(filters);
-    if (endpoint.paginated) query.set('page_size', String(LIST_CONTRACT.pageSize.max));
-    if (token) query.set('page_token', token);
+    if (endpoint.paginated) query.set(LIST_PARAMS.pageSize, String(LIST_CONTRACT.pageSize.max));
+    if (token) query.set(LIST_PARAMS.pageToken, token);
     const body = (await client.getJson(withQuery(endpoint.path, query))) as Json;
     items.push(...((body[endpoint.envelopeKey] as Json[] | undefined) ?? []));
-    token = endpoint.paginated ? String(body['nextPageToken'] ?? '') : '';
+    token = endpoint.paginated ? String(body[ENVELOPE.nextPageToken] ?? '') : '';
     if (!token) return items;
   }
   throw new Error(`v1 list ${endpoint.path} went past ${maxPages} pages`);
@@ -57,8 +57,8 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
   const endpoint = o.resource.v2.endpoints.list!;
   const order = walkOrder(o.resource);
   const query = new URLSearchParams(o.filters);
-  query.set('page_size', String(o.pageSize));
-  query.set('order_by', order.orderBy);
+  query.set(LIST_PARAMS.pageSize, String(o.pageSize));
+  query.set(LIST_PARAMS.orderBy, order.orderBy);
   const breaches = new Map<BreachType, Finding>();
   const breach = (type: BreachType, message: string, extra: Partial<Finding> = {}): void => {
     const seen = breaches.get(type);
@@ -79,13 +79,13 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
       return { breaches: [...breaches.values()], pages, complete: false };
     }
     const pageQuery = new URLSearchParams(query);
-    if (token) pageQuery.set('page_token', token);
+    if (token) pageQuery.set(LIST_PARAMS.pageToken, token);
     const body = (await o.client.getJson(withQuery(endpoint.path, pageQuery))) as Json;
     pages += 1;
     const items = (body[endpoint.envelopeKey] as Json[] | undefined) ?? [];
-    const next = String(body['nextPageToken'] ?? '');
-    totalCount = body['totalCount'] === undefined ? totalCount : String(body['totalCount']);
-    const skipped = body['skipped'];
+    const next = String(body[ENVELOPE.nextPageToken] ?? '');
+    totalCount = body[ENVELOPE.totalCount] === undefined ? totalCount : String(body[ENVELOPE.totalCount]);
+    const skipped = body[ENVELOPE.skipped];
     if (skipped !== undefined && skipped !== 0) breach('skipped-not-echoed', `skipped is ${JSON.stringify(skipped)} where no skip was asked (rule: skipped echoes skip)`);
 
     if (token && items.length > 0 && items[0]!['uid'] === firstUid) {

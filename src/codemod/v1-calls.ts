@@ -5,7 +5,7 @@
  * known only at run time is a hole. The contract says which resource and operation a path is.
  */
 import { ts } from 'ts-morph';
-import { collectionBase, hasV1Path, modelledResources, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
+import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 
 export const HOLE = '\u0001';
 
@@ -43,7 +43,8 @@ export function constantsOf(sf: ts.SourceFile): Map<string, ts.Expression> {
   return out;
 }
 
-function unwrap(node: ts.Expression): ts.Expression {
+/** The expression under parentheses, type assertions, `!` and `await`. */
+export function unwrap(node: ts.Expression): ts.Expression {
   let n = node;
   while (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n) || ts.isSatisfiesExpression(n) || ts.isAwaitExpression(n)) n = n.expression;
   return n;
@@ -235,4 +236,3 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText): CallScan {
   return { calls, unplaced };
 }
 
-export { modelledResources, unwrap, propertyOf };

@@ -2,7 +2,7 @@
  * Field lookups over the resource tables: names per version, renames, what a client may write.
  */
 import { RESOURCES } from './resources.js';
-import type { ApiVersion, FieldRule, ResourceContract, ResourceKind } from './types.js';
+import type { ApiVersion, ResourceContract, ResourceKind } from './types.js';
 
 const byKind = new Map<ResourceKind, ResourceContract>(RESOURCES.map((r) => [r.kind, r]));
 
@@ -24,10 +24,6 @@ export function resourceByCollection(name: string): ResourceContract | undefined
 /** Fields a version shows, in that version's names. */
 export function fieldNames(resource: ResourceContract, version: ApiVersion): string[] {
   return resource.fields.flatMap((f) => (f[version] ? [f[version]!] : []));
-}
-
-export function fieldByName(resource: ResourceContract, version: ApiVersion, name: string): FieldRule | undefined {
-  return resource.fields.find((f) => f[version] === name);
 }
 
 /** v1 name -> v2 name for the fields whose name changes. */

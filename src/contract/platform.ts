@@ -3,7 +3,7 @@
  * authentication and versioning. Resource tables live in resources.ts.
  */
 import { assumed, documented, V1_REF, V2_DOC, VERSION_SEGMENT } from './builders.js';
-import type { Domain, Rule } from './types.js';
+import type { Rule } from './types.js';
 
 export const IDENTIFIERS = {
   rootPattern: '[0-9a-f]{40}',
@@ -140,13 +140,6 @@ export const AUTH = {
   sameModelInV1AndV2: { ...documented(`${V2_DOC} §5.2, §5.3`) },
   permissions: { ...assumed(`${V2_DOC} §5: permissions per operation "not shown"; the emulator lets every valid token do everything`) },
 } as const;
-
-/** The path prefix of each domain in each version (v2 §1, §9). */
-export function domainPrefix(domain: Domain, version: 'v1' | 'v2'): string {
-  return `/${domain}/${VERSION_SEGMENT[version]}/`;
-}
-
-export const DOMAINS: readonly Domain[] = ['iam', 'registry', 'vulnerabilities'];
 
 export const VERSIONING: Rule & { readonly v2Segment: string } = {
   v2Segment: VERSION_SEGMENT.v2,

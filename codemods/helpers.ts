@@ -2,7 +2,6 @@
 import { ts } from 'ts-morph';
 import type { TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/v1-calls.js';
-import type { ResourceContract } from '../src/contract/index.js';
 
 /** `JSON.stringify(x)` -> x; anything else as it is. */
 export function jsonPayload(body: ts.Expression): ts.Expression {
@@ -37,10 +36,6 @@ export function bindingKey(element: ts.BindingElement): string | undefined {
 export function quoteLike(original: string, text: string): string {
   const q = original[0] === '"' || original[0] === '`' ? original[0] : "'";
   return `${q}${text}${q}`;
-}
-
-export function plural(resource: ResourceContract): string {
-  return resource.v2.collection.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 }
 
 export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {

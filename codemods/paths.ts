@@ -6,8 +6,8 @@
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { HOLE } from '../src/codemod/v1-calls.js';
-import { endsWithV1Prefix, hasV1Path, renamedCollections, rewriteV1Paths, type Operation } from '../src/contract/index.js';
-import { forEachNode, plural } from './helpers.js';
+import { endsWithV1Prefix, hasV1Path, pluralWords, renamedCollections, rewriteV1Paths, type Operation } from '../src/contract/index.js';
+import { forEachNode } from './helpers.js';
 
 const V2_OPERATION: Record<string, Operation> = { list: 'list', 'get-by-list': 'get', create: 'create', update: 'update', delete: 'delete' };
 
@@ -30,7 +30,7 @@ export const paths: Transform = {
   apply(ctx) {
     for (const call of ctx.calls) {
       if (call.resource.v2.endpoints[V2_OPERATION[call.operation]!]) continue;
-      ctx.todo(call.call, `v2beta1 has no ${call.operation} for ${plural(call.resource)}: this call stays on v1 until there is one`);
+      ctx.todo(call.call, `v2beta1 has no ${call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one`);
       ctx.claim(call.urlNode);
     }
     for (const call of ctx.unplaced) {

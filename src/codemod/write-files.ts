@@ -1,9 +1,5 @@
-/**
- * Writing a run's results: never over uncommitted work unless asked, each file atomically (a
- * temporary file beside it, then a rename) with its mode kept.
- */
+/** Never write over uncommitted work unless asked. */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -31,12 +27,4 @@ export function refuseDirty(paths: readonly string[]): void {
   if (dirty.length > 0) {
     throw new UsageError(`${dirty.length} file(s) to change have uncommitted changes (${dirty.slice(0, 3).join(', ')}${dirty.length > 3 ? ', ...' : ''}): commit or stash them, or pass --allow-dirty`);
   }
-}
-
-export function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.migrate-v2-${process.pid}.tmp`;
-  const mode = statSync(path).mode;
-  writeFileSync(temp, text);
-  chmodSync(temp, mode);
-  renameSync(temp, path);
 }

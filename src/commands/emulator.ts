@@ -9,6 +9,7 @@ import { parseDriftSpec } from '../emulator/drift.js';
 import { parseFaultSpec } from '../emulator/faults.js';
 import { startEmulator, type RunningEmulator } from '../emulator/node-server.js';
 import { fileRequestLog, type FileRequestLog } from '../emulator/request-log.js';
+import { wholeNumber } from './options.js';
 
 export interface EmulatorCommandOptions {
   port: string;
@@ -24,12 +25,6 @@ export interface EmulatorCommandOptions {
 }
 
 export const DEFAULT_EMULATOR_PORT = 4780;
-
-function integer(flag: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
-  return n;
-}
 
 function versions(flag: string, values: readonly string[]): ApiVersion[] {
   const out = values.map((v) => {
@@ -49,8 +44,8 @@ export interface StartedEmulator {
 }
 
 export async function startEmulatorCommand(options: EmulatorCommandOptions): Promise<StartedEmulator> {
-  const port = integer('--port', options.port, 0, 65535);
-  const seed = options.seed === undefined ? 1 : integer('--seed', options.seed, 0, 2 ** 31);
+  const port = wholeNumber('--port', options.port, 0, 65535);
+  const seed = options.seed === undefined ? 1 : wholeNumber('--seed', options.seed, 0, 2 ** 31);
   let ttl: number | undefined;
   if (options.pageTokenTtl !== undefined) {
     ttl = Number(options.pageTokenTtl);
@@ -103,5 +98,5 @@ export async function startEmulatorCommand(options: EmulatorCommandOptions): Pro
 }
 
 export function printDataset(dataset: string, seed?: string): string {
-  return datasetJson(loadDataset(dataset, seed === undefined ? 1 : integer('--seed', seed, 0, 2 ** 31)));
+  return datasetJson(loadDataset(dataset, seed === undefined ? 1 : wholeNumber('--seed', seed, 0, 2 ** 31)));
 }

@@ -2,8 +2,8 @@
  * `migrate-v2 [paths...]`: the codemod. A dry run by default (diffs and a summary, nothing written);
  * `--write` applies the changes. Options in, an outcome out; the CLI prints it.
  */
-import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
+import { appendFileSync, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
 import { runCodemod } from '../codemod/engine.js';
@@ -11,7 +11,9 @@ import { colourDiff, unifiedDiff } from '../codemod/diff.js';
 import { findFiles } from '../codemod/files.js';
 import { buildReport, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
 import type { Transform } from '../codemod/transform.js';
-import { refuseDirty, writeAtomically } from '../codemod/write-files.js';
+import { refuseDirty } from '../codemod/write-files.js';
+import { writeAtomically } from '../atomic-write.js';
+import { reportFormat } from './options.js';
 import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
@@ -59,13 +61,6 @@ function chooseTransforms(names: string | undefined): Transform[] {
   return TRANSFORMS.filter((t) => wanted.includes(t.name));
 }
 
-function reportFormat(path: string, format: string | undefined): 'md' | 'json' {
-  const chosen = format ?? extname(path).slice(1);
-  if (chosen === 'md' || chosen === 'markdown') return 'md';
-  if (chosen === 'json') return 'json';
-  throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
-}
-
 /** --tsconfig as given, else the nearest tsconfig.json at or above the first path; none outside a project. */
 function findTsconfig(given: string | undefined, paths: readonly string[], cwd: string): string | undefined {
   if (given) {
@@ -103,8 +98,8 @@ export function migrateCommand(paths: readonly string[], o: MigrateCommandOption
   }
   const report = buildReport(run, io.version, Boolean(o.write));
   const patch = changed.map(unifiedDiff).join('');
-  if (o.report) writeFileSync(o.report, format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report));
-  if (o.patch) writeFileSync(o.patch, patch);
+  if (o.report) writeAtomically(o.report, format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report));
+  if (o.patch) writeAtomically(o.patch, patch);
   if (io.env['GITHUB_STEP_SUMMARY']) appendFileSync(io.env['GITHUB_STEP_SUMMARY'], `${renderMarkdown(report)}\n`);
 
   const summary = summarise(run);

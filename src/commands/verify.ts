@@ -3,8 +3,8 @@
  * With no --base-url it audits the embedded emulator, so the audit runs with no account.
  */
 import pLimit from 'p-limit';
-import { readFile, rename, writeFile, appendFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { appendFile, readFile } from 'node:fs/promises';
+import { writeAtomically } from '../atomic-write.js';
 import { IDENTIFIERS, modelledResources, type ResourceContract } from '../contract/index.js';
 import { DEFAULT_API_TOKEN } from '../emulator/emulator.js';
 import { UsageError } from '../errors.js';
@@ -13,6 +13,7 @@ import { ApiCallError, ApiClient } from '../verify/http-client.js';
 import { applyBaseline, buildReport, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
 import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
+import { reportFormat, wholeNumber } from './options.js';
 
 export interface VerifyCommandOptions {
   baseUrl?: string;
@@ -52,12 +53,6 @@ export interface VerifyOutcome {
   written: string[];
 }
 
-function whole(flag: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
-  return n;
-}
-
 function httpUrl(flag: string, text: string): string {
   let url: URL;
   try {
@@ -81,13 +76,6 @@ function chooseKinds(text: string | undefined): ResourceContract[] {
   });
 }
 
-function reportFormat(path: string, format: string | undefined): 'md' | 'json' {
-  const chosen = format ?? extname(path).slice(1);
-  if (chosen === 'md' || chosen === 'markdown') return 'md';
-  if (chosen === 'json') return 'json';
-  throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
-}
-
 async function readBaseline(path: string): Promise<AuditReport> {
   let parsed: unknown;
   try {
@@ -99,13 +87,6 @@ async function readBaseline(path: string): Promise<AuditReport> {
     throw new UsageError(`--baseline ${path}: not a JSON report of migrate-v2 verify`);
   }
   return parsed as AuditReport;
-}
-
-/** Writes next to the target and renames, so a reader never sees half a report. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, text);
-  await rename(temp, path);
 }
 
 function tokenSource(o: VerifyCommandOptions, env: NodeJS.ProcessEnv, baseUrl: string, secrets: Secrets): TokenSource {
@@ -135,11 +116,11 @@ async function preflight(client: ApiClient, resource: ResourceContract, baseUrl:
 }
 
 export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Promise<VerifyOutcome> {
-  const concurrency = whole('--concurrency', o.concurrency, 1, 256);
-  const pageSize = whole('--page-size', o.pageSize, 1, 1000);
-  const maxPages = whole('--max-pages', o.maxPages, 1, 10_000_000);
-  const timeoutMs = whole('--timeout', o.timeout, 1, 3_600_000);
-  const maxRetries = whole('--retries', o.retries, 0, 100);
+  const concurrency = wholeNumber('--concurrency', o.concurrency, 1, 256);
+  const pageSize = wholeNumber('--page-size', o.pageSize, 1, 1000);
+  const maxPages = wholeNumber('--max-pages', o.maxPages, 1, 10_000_000);
+  const timeoutMs = wholeNumber('--timeout', o.timeout, 1, 3_600_000);
+  const maxRetries = wholeNumber('--retries', o.retries, 0, 100);
   const resources = chooseKinds(o.kinds);
   const reports = (o.report ?? []).map((path) => ({ path, format: reportFormat(path, o.format) }));
   if (o.scope && !new RegExp(IDENTIFIERS.uidPattern).test(o.scope)) throw new UsageError(`--scope must be a group uid, got "${o.scope}"`);
@@ -187,7 +168,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
     );
     const written: string[] = [];
     for (const { path, format } of reports) {
-      await writeAtomically(path, secrets.scrub(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report)));
+      writeAtomically(path, secrets.scrub(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report)));
       written.push(path);
     }
     if (io.env['GITHUB_STEP_SUMMARY']) await appendFile(io.env['GITHUB_STEP_SUMMARY'], `${secrets.scrub(renderMarkdown(report))}\n`);

@@ -48,3 +48,8 @@ export function writableFields(resource: ResourceContract, version: ApiVersion):
     return f[version] ? [f[version]!] : [];
   });
 }
+
+/** How messages name a kind: the v2 collection in words, `roleBindings` -> "role bindings". */
+export function pluralWords(resource: ResourceContract): string {
+  return resource.v2.collection.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+}

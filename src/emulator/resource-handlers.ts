@@ -11,6 +11,7 @@ import {
   LIST_PARAMETERS,
   LIST_PARAMS,
   modelledResources,
+  pluralWords,
   resourceOf,
   type ApiVersion,
   type FieldRule,
@@ -37,11 +38,6 @@ export interface HandlerContext {
 /** Per-request switches the fault injector sets. */
 export interface RequestFaults {
   readonly emptyPage: boolean;
-}
-
-/** "role bindings" for roleBindings: the plural a message names a kind by. */
-export function pluralWords(resource: ResourceContract): string {
-  return resource.v2.collection.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 }
 
 function nowMicros(ctx: HandlerContext): number {

@@ -2,19 +2,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, startCli, stopChild } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mv2-cli-'));
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('close', resolve);
-    child.kill('SIGTERM');
-  });
-}
 
 describe('migrate-v2 emulator (CLI)', () => {
   it('prints "listening on http://HOST:PORT" first, serves both versions, and logs requests', async () => {
@@ -30,7 +21,7 @@ describe('migrate-v2 emulator (CLI)', () => {
       expect(stderr()).toMatch(/dataset demo: 9 Group/);
       expect(stderr()).not.toMatch(/cli-secret/);
     } finally {
-      await stop(child);
+      await stopChild(child);
     }
     expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
   });
@@ -71,7 +62,7 @@ describe('migrate-v2 emulator (CLI)', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
     } finally {
-      await stop(child);
+      await stopChild(child);
     }
   });
 
@@ -86,7 +77,7 @@ describe('migrate-v2 emulator (CLI)', () => {
       const r = await fetch(`${url}/registry/v2beta1/repos`, { headers: { authorization: 'Bearer emulator-dev-token' } });
       expect(((await r.json()) as { totalCount: string }).totalCount).toBe('7');
     } finally {
-      await stop(child);
+      await stopChild(child);
     }
   });
 });

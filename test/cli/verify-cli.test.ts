@@ -1,10 +1,9 @@
 /** `migrate-v2 verify` as a user runs it: child processes, real flags, files written. */
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, startCli, stopChild } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mv2-verify-'));
 const SECRET = 'S3cret-token-for-the-test-0123456789';
@@ -12,14 +11,6 @@ const log = join(tmp, 'requests.jsonl');
 const server = await startCli(['emulator', '--port', '0', '--token', SECRET, '--request-log', log]);
 const baseUrl = server.firstLine.replace('listening on ', '');
 afterAll(() => stopChild(server.child));
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('close', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 describe('migrate-v2 verify (CLI)', () => {
   it('audits the embedded emulator with no flags and reports parity (exit 0)', async () => {

@@ -1,5 +1,5 @@
 /** Runs the built CLI as a child process, as a user would. */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
@@ -39,5 +39,14 @@ export function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNu
       if (newline >= 0) resolve({ child, firstLine: out.slice(0, newline), stderr: () => err });
     });
     child.on('close', (code) => reject(new Error(`exited ${code} before printing a line: ${err}`)));
+  });
+}
+
+/** Stops a long-running child with SIGTERM and waits until it is gone. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('close', () => resolve());
+    child.kill('SIGTERM');
   });
 }

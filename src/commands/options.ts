@@ -1,0 +1,17 @@
+/** Reading the flags the commands share: whole numbers in a range, and the format of a report file. */
+import { extname } from 'node:path';
+import { UsageError } from '../errors.js';
+
+export function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
+  return n;
+}
+
+/** `md` or `json`, by --format or the file name's extension. */
+export function reportFormat(path: string, format: string | undefined): 'md' | 'json' {
+  const chosen = format ?? extname(path).slice(1);
+  if (chosen === 'md' || chosen === 'markdown') return 'md';
+  if (chosen === 'json') return 'json';
+  throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
+}

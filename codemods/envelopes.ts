@@ -1,27 +1,52 @@
 /**
  * A v1 list answers `{items}`; v2 names the array after the collection: `items` -> `groups`,
- * `repos`, `roleBindings`, ... according to the endpoint the value came from.
+ * `repos`, `roleBindings`, ... according to the endpoint the value came from. The types written for
+ * those lists change with them: `{ items: Group[] }` -> `{ groups: Group[]; nextPageToken?: string; totalCount?: string }`.
  */
 import { ts } from 'ts-morph';
-import type { Transform } from '../src/codemod/transform.js';
-import { bindingKey, forEachNode, renameBindingKey } from './helpers.js';
+import type { Container } from '../src/codemod/resource-types.js';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
+import { ENVELOPE, type ResourceContract } from '../src/contract/index.js';
+import { bindingKey, forEachNode, renameBindingKey, renameTypeMember } from './helpers.js';
+
+const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
+const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
+
+/** `items` -> the plural key, with the v2 paging fields beside it, in a type written for one kind's lists. */
+function migrateEnvelopeType(ctx: TransformContext, container: Container, resource: ResourceContract): void {
+  const items = container.members.find((m) => ts.isPropertySignature(m) && m.name.getText(ctx.sf).replace(/['"]/g, '') === v1Key(resource));
+  if (!items || !ts.isPropertySignature(items)) return;
+  renameTypeMember(ctx, items, v2Key(resource));
+  const present = new Set(container.members.map((m) => m.name?.getText(ctx.sf)));
+  const missing = [ENVELOPE.nextPageToken, ENVELOPE.totalCount].filter((f) => !present.has(f));
+  if (missing.length === 0) return;
+  // Members end with their separator, if they have one: follow the type's own style.
+  const last = ctx.sf.text[items.end - 1];
+  const sep = last === ',' ? ',' : ';';
+  const added = missing.map((f) => `${f}?: string`).join(`${sep} `);
+  ctx.edit(items.end, items.end, last === ';' || last === ',' ? ` ${added}${sep}` : `${sep} ${added}`);
+}
 
 export const envelopes: Transform = {
   name: 'envelopes',
-  description: 'items -> groups, repos, identities, roles, roleBindings, ... by the endpoint the list came from',
+  description: 'items -> groups, repos, identities, roles, roleBindings, ... by the endpoint the list came from, in values and types',
   apply(ctx) {
+    for (const [container, roles] of ctx.analysis.types.containers) {
+      if (container.getSourceFile() !== ctx.sf || ctx.analysis.types.pinned.has(container) || ctx.analysis.sharedTypes.has(container)) continue;
+      const kinds = new Set(roles.filter((r) => r.shape === 'envelope').map((r) => r.resource));
+      if (kinds.size === 1) migrateEnvelopeType(ctx, container, [...kinds][0]!);
+      else if (kinds.size > 1) ctx.todo(container, `this list type is used for ${[...kinds].map((r) => r.v2.collection).join(' and ')}: v2 names the array after each collection; give each list its own type`);
+    }
     forEachNode(ctx.sf, (node) => {
       if (ctx.isClaimed(node)) return;
       if (ts.isPropertyAccessExpression(node)) {
-        const shape = ctx.flow.shapeOf(node.expression);
-        if (shape?.kind === 'envelope' && node.name.text === shape.call.resource.v1.endpoints.list!.envelopeKey) {
-          ctx.replace(node.name, shape.call.resource.v2.endpoints.list!.envelopeKey);
-        }
+        const shape = ctx.shapeOf(node.expression);
+        if (shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && node.name.text === v1Key(shape.resource)) ctx.replace(node.name, v2Key(shape.resource));
       } else if (ts.isObjectBindingPattern(node)) {
-        const shape = ctx.flow.patternShape(node);
-        if (shape?.kind !== 'envelope') return;
+        const shape = ctx.patternShape(node);
+        if (shape?.kind !== 'envelope' || shape.call?.operation === 'get-by-list') return;
         for (const element of node.elements) {
-          if (bindingKey(element) === shape.call.resource.v1.endpoints.list!.envelopeKey) renameBindingKey(ctx, element, shape.call.resource.v2.endpoints.list!.envelopeKey);
+          if (bindingKey(element) === v1Key(shape.resource)) renameBindingKey(ctx, element, v2Key(shape.resource));
         }
       }
     });

@@ -4,22 +4,10 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { HOLE, unwrap, type V1Call } from '../src/codemod/v1-calls.js';
-import { readOneQuery, rewriteV1Paths } from '../src/contract/index.js';
+import { readOneLiteral } from '../src/codemod/call-plan.js';
+import type { V1Call } from '../src/codemod/v1-calls.js';
+import { readOneQuery } from '../src/contract/index.js';
 import { forEachNode } from './helpers.js';
-
-/** The literal of the URL that holds `?id=`, when the id is the only query parameter. */
-function idLiteral(call: V1Call): ts.Node | undefined {
-  const query = readOneQuery(call.resource);
-  if (!call.url.endsWith(`${query}${HOLE}`) || call.url.indexOf('?') !== call.url.length - query.length - 1) return undefined;
-  let found: ts.Node | undefined;
-  const look = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node)) && node.text.endsWith(query)) found = node;
-    ts.forEachChild(node, look);
-  };
-  look(unwrap(call.urlNode));
-  return found;
-}
 
 /**
  * A test of whether the list came back empty, around `E.items`: `E.items.length === 0`,
@@ -42,7 +30,7 @@ function emptinessCheck(items: ts.PropertyAccessExpression): { node: ts.Expressi
 
 /** `res.status` (fetch) or `res.statusCode` (undici request) of the call's response; others throw on 404. */
 function statusOf(ctx: TransformContext, call: V1Call): string | undefined {
-  const response = ctx.flow.responseVariable(call);
+  const response = ctx.file.flow.responseVariable(call);
   if (!response) return undefined;
   if (call.client === 'fetch') return `${response.text}.status`;
   if (call.client === 'undici') return `${response.text}.statusCode`;
@@ -69,15 +57,11 @@ export const getByList: Transform = {
     const envelopes = new Map<V1Call, boolean>();
     for (const call of ctx.calls) {
       if (call.operation !== 'get-by-list') continue;
-      const literal = idLiteral(call);
-      if (!literal) {
-        ctx.todo(call.call, 'a v1 read by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>');
-        continue;
-      }
-      const raw = ctx.textOf(literal);
+      const literal = readOneLiteral(call)!;
+      const raw = ctx.plannedText(literal);
       const query = readOneQuery(call.resource);
       const at = raw.lastIndexOf(query);
-      ctx.replace(literal, rewriteV1Paths(`${raw.slice(0, at)}/${raw.slice(at + query.length)}`));
+      ctx.replace(literal, `${raw.slice(0, at)}/${raw.slice(at + query.length)}`);
       ctx.claim(literal);
       // A query value is encoded; a path binds the uid with its slashes as they are (v1-reference "Identifiers").
       const encoded = valueAfter(literal);
@@ -90,8 +74,8 @@ export const getByList: Transform = {
     if (envelopes.size === 0) return;
     forEachNode(ctx.sf, (node) => {
       if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node)) return;
-      const shape = ctx.flow.shapeOf(node.expression);
-      if (shape?.kind !== 'envelope' || !envelopes.has(shape.call) || node.name.text !== 'items') return;
+      const shape = ctx.shapeOf(node.expression);
+      if (shape?.kind !== 'envelope' || !shape.call || !envelopes.has(shape.call) || node.name.text !== shape.resource.v1.endpoints.list!.envelopeKey) return;
       const parent = node.parent;
       if (ts.isElementAccessExpression(parent) && parent.expression === node && ctx.textOf(parent.argumentExpression) === '0') {
         ctx.replace(parent, ctx.textOf(node.expression));

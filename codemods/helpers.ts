@@ -1,7 +1,7 @@
 /** Small helpers the transforms share. */
 import { ts } from 'ts-morph';
 import type { TransformContext } from '../src/codemod/transform.js';
-import { unwrap } from '../src/codemod/v1-calls.js';
+import { unwrap } from '../src/codemod/static-text.js';
 
 /** `JSON.stringify(x)` -> x; anything else as it is. */
 export function jsonPayload(body: ts.Expression): ts.Expression {
@@ -25,6 +25,11 @@ export function renameObjectKey(ctx: TransformContext, p: ts.ObjectLiteralElemen
 export function renameBindingKey(ctx: TransformContext, element: ts.BindingElement, to: string): void {
   if (element.propertyName) ctx.replace(element.propertyName, to);
   else ctx.replace(element.name, `${to}: ${ctx.textOf(element.name)}`);
+}
+
+/** Renames a member of an interface or type literal, keeping its quotes. */
+export function renameTypeMember(ctx: TransformContext, member: ts.PropertySignature, to: string): void {
+  ctx.replace(member.name, ts.isStringLiteral(member.name) ? quoteLike(ctx.textOf(member.name), to) : to);
 }
 
 export function bindingKey(element: ts.BindingElement): string | undefined {

@@ -18,8 +18,8 @@ export const pagination: Transform = {
     forEachNode(ctx.sf, (node) => {
       if (!ts.isPropertyAccessExpression(node) || node.name.text !== 'length' || !ts.isPropertyAccessExpression(node.expression) || ctx.isClaimed(node)) return;
       const envelope = node.expression.expression;
-      const shape = ctx.flow.shapeOf(envelope);
-      if (shape?.kind !== 'envelope' || shape.call.operation !== 'list' || node.expression.name.text !== shape.call.resource.v1.endpoints.list!.envelopeKey) return;
+      const shape = ctx.shapeOf(envelope);
+      if (shape?.kind !== 'envelope' || shape.call?.operation === 'get-by-list' || node.expression.name.text !== shape.resource.v1.endpoints.list!.envelopeKey) return;
       ctx.replace(node, `Number(${ctx.textOf(envelope)}.${ENVELOPE.totalCount})`);
       ctx.claim(node);
     });

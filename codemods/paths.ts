@@ -1,57 +1,75 @@
 /**
  * `/iam/v1/` -> `/iam/v2beta1/` (and `/registry/`, `/vulnerabilities/`), with the collection
- * spellings that changed (`rolebindings` -> `roleBindings`), in every string and template literal:
- * call arguments, constants, config objects, `new URL(path, base)`, axios `baseURL`.
+ * spellings that changed (`rolebindings` -> `roleBindings`), in the literals of the calls that
+ * migrate: call arguments, constants, endpoint tables, `new URL(path, base)`, axios `baseURL`.
+ * A constant shared with a call that stays on v1 gets a v1 copy for it. Every call that does not
+ * migrate, and every v1 path no recognised call reads, gets a note and keeps its v1 path.
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { HOLE } from '../src/codemod/v1-calls.js';
-import { endsWithV1Prefix, hasV1Path, pluralWords, renamedCollections, rewriteV1Paths, type Operation } from '../src/contract/index.js';
+import { isPathLiteral, type PathLiteral } from '../src/codemod/static-text.js';
+import type { PathCopy } from '../src/codemod/call-plan.js';
+import { endsWithV1Prefix, hasV1Path, renamedCollections } from '../src/contract/index.js';
 import { forEachNode } from './helpers.js';
 
-const V2_OPERATION: Record<string, Operation> = { list: 'list', 'get-by-list': 'get', create: 'create', update: 'update', delete: 'delete' };
-
-function literalText(node: ts.Node): string | undefined {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) return node.text;
-  return undefined;
+function insertCopy(ctx: TransformContext, copy: PathCopy): void {
+  const d = copy.declaration;
+  if (ts.isPropertyAssignment(d)) {
+    const indent = /[ \t]*$/.exec(ctx.sf.text.slice(0, d.getStart(ctx.sf)))![0];
+    ctx.edit(d.end, d.end, `,${ctx.source.eol}${indent}${copy.name}: ${copy.text}`);
+  } else {
+    const statement = d.parent.parent;
+    const indent = /[ \t]*$/.exec(ctx.sf.text.slice(0, statement.getStart(ctx.sf)))![0];
+    const keyword = d.parent.flags & ts.NodeFlags.Const ? 'const' : 'let';
+    ctx.edit(statement.end, statement.end, `${ctx.source.eol}${indent}${keyword} ${copy.name} = ${copy.text};`);
+  }
+  for (const ref of copy.redirect) ctx.replace(ts.isPropertyAccessExpression(ref.node) ? ref.node.name : ref.node, copy.name);
 }
 
-function insideRecognisedCall(ctx: TransformContext, node: ts.Node): boolean {
-  for (let n = node.parent; n; n = n.parent) {
-    if (ts.isCallExpression(n)) return ctx.calls.some((c) => c.call === n) || ctx.unplaced.includes(n);
-    if (ts.isVariableDeclaration(n) || ts.isPropertyAssignment(n) || ts.isFunctionLike(n) || ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) return true;
-  }
-  return true;
+/** v1 literals of the file that no recognised call reads: the code that reads them is not followed. */
+function strayLiterals(ctx: TransformContext): PathLiteral[] {
+  const read = new Set(ctx.file.calls.flatMap((c) => c.parts.literals));
+  for (const f of ctx.analysis.files.values()) for (const c of f.calls) for (const l of c.parts.literals) if (l.getSourceFile() === ctx.sf) read.add(l);
+  const out: PathLiteral[] = [];
+  forEachNode(ctx.sf, (node) => {
+    if (isPathLiteral(node) && hasV1Path(node.text) && !read.has(node)) out.push(node);
+  });
+  return out;
+}
+
+function someLiteral(node: ts.Node, test: (l: PathLiteral) => boolean): boolean {
+  return (isPathLiteral(node) && test(node)) || (ts.forEachChild(node, (child) => someLiteral(child, test) || undefined) ?? false);
 }
 
 export const paths: Transform = {
   name: 'paths',
-  description: 'v1 path prefixes to v2beta1, with the collection spellings that changed, wherever a path is written',
+  description: 'v1 path prefixes to v2beta1, with the collection spellings that changed, for the calls that migrate',
   apply(ctx) {
-    for (const call of ctx.calls) {
-      if (call.resource.v2.endpoints[V2_OPERATION[call.operation]!]) continue;
-      ctx.todo(call.call, `v2beta1 has no ${call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one`);
-      ctx.claim(call.urlNode);
+    const plan = ctx.analysis.plan;
+    for (const call of ctx.file.calls) {
+      const decision = plan.decisions.get(call)!;
+      if (decision.why) ctx.todo(call.call, decision.why);
     }
-    for (const call of ctx.unplaced) {
+    for (const copy of plan.copies) if (copy.declaration.getSourceFile() === ctx.sf) insertCopy(ctx, copy);
+    for (const [holder, copyName] of plan.unfollowed) {
+      if (holder.getSourceFile() === ctx.sf) ctx.todo(holder, `this v1 path is also read where migrate-v2 cannot follow, so it stays on v1; the migrated calls use ${copyName}`);
+    }
+    for (const [literal, text] of plan.rewrites) {
+      if (literal.getSourceFile() === ctx.sf && !ctx.isClaimed(literal)) ctx.replace(literal, text);
+    }
+    const runtimeCollection = (l: PathLiteral) => (ts.isTemplateHead(l) || ts.isTemplateMiddle(l)) && endsWithV1Prefix(l.text);
+    for (const call of ctx.file.unplaced) {
       // A collection chosen at run time gets its own note below.
-      const url = ctx.text.of(call.arguments[0]!) ?? '';
-      if (endsWithV1Prefix(url.slice(0, url.indexOf(HOLE) + 1).slice(0, -1))) continue;
-      ctx.todo(call, 'a v1 call the migration contract does not describe (method or path): migrate it by hand');
+      if (call.arguments[0] && someLiteral(call.arguments[0], runtimeCollection)) continue;
+      ctx.todo(call, 'a v1 call the migration contract does not describe (method or path): it stays on v1; migrate it by hand');
     }
-    forEachNode(ctx.sf, (node) => {
-      const text = literalText(node);
-      if (text === undefined || !hasV1Path(text) || ctx.isClaimed(node)) return;
-      const raw = ctx.textOf(node);
-      const rewritten = rewriteV1Paths(raw);
-      if (rewritten !== raw) ctx.replace(node, rewritten);
-      if ((ts.isTemplateHead(node) || ts.isTemplateMiddle(node)) && endsWithV1Prefix(text)) {
+    for (const literal of strayLiterals(ctx)) {
+      if (runtimeCollection(literal)) {
         const spellings = renamedCollections().map(([v1, v2]) => `${v1} as ${v2}`).join(', ');
-        ctx.todo(node, `the collection in this path is chosen at run time: v2beta1 spells ${spellings}`);
+        ctx.todo(literal, `the collection in this v1 path is chosen at run time, so it stays on v1: v2beta1 spells ${spellings}; migrate it by hand`);
+      } else if (!ctx.file.unplaced.some((u) => literal.pos >= u.pos && literal.end <= u.end)) {
+        ctx.todo(literal, 'no call migrate-v2 recognises reads this v1 path, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)');
       }
-      if (!insideRecognisedCall(ctx, node)) {
-        ctx.todo(node, 'a v1 path passed to a call migrate-v2 does not recognise: check the response shape (uid, createTime, list keys, pages) by hand');
-      }
-    });
+    }
   },
 };

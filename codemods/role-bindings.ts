@@ -5,12 +5,23 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform } from '../src/codemod/transform.js';
+import { memberType } from '../src/codemod/resource-types.js';
 import { forEachNode, jsonPayload, propertyKey, renameObjectKey } from './helpers.js';
 
 export const roleBindings: Transform = {
   name: 'role-bindings',
   description: 'binding.identity -> binding.identity.uid; create body {identity, role} -> {identityUid, roleUid}',
   apply(ctx) {
+    // A reference written as a uid string in a binding's type is the hydrated object in v2.
+    for (const [container, roles] of ctx.analysis.types.containers) {
+      if (container.getSourceFile() !== ctx.sf || ctx.analysis.types.pinned.has(container) || ctx.analysis.sharedTypes.has(container)) continue;
+      for (const { resource } of roles.filter((r) => r.shape === 'resource')) {
+        for (const field of resource.fields) {
+          const type = field.reference?.v1Form === 'uid' && field.v1 ? memberType(container, field.v1) : undefined;
+          if (type && type.kind === ts.SyntaxKind.StringKeyword) ctx.replace(type, `{ ${field.reference!.hydratedFields.map((f) => `${f.name}: string`).join('; ')} }`);
+        }
+      }
+    }
     for (const call of ctx.calls) {
       if ((call.operation !== 'create' && call.operation !== 'update') || !call.body) continue;
       const writeKeys = new Map(call.resource.fields.flatMap((f) => (f.reference?.writeKey ? [[f.reference.writeKey.v1, f.reference.writeKey.v2] as const] : [])));
@@ -27,7 +38,7 @@ export const roleBindings: Transform = {
     }
     forEachNode(ctx.sf, (node) => {
       if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node)) return;
-      const shape = ctx.flow.shapeOf(node.expression);
+      const shape = ctx.shapeOf(node.expression);
       if (shape?.kind !== 'resource') return;
       const field = shape.resource.fields.find((f) => f.v1 === node.name.text && f.reference?.v1Form === 'uid');
       const alreadyUid = ts.isPropertyAccessExpression(node.parent) && node.parent.name.text === 'uid';

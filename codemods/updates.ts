@@ -5,8 +5,8 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { unwrap, type V1Call } from '../src/codemod/v1-calls.js';
-import { rewriteV1Paths } from '../src/contract/index.js';
+import { unwrap } from '../src/codemod/static-text.js';
+import type { V1Call } from '../src/codemod/v1-calls.js';
 import { jsonPayload, propertyKey, quoteLike } from './helpers.js';
 
 /** The v2 names of the mutable fields a body sets explicitly; undefined when that cannot be told. */
@@ -26,11 +26,11 @@ function maskOf(call: V1Call): string[] | undefined {
 function appendQuery(ctx: TransformContext, urlNode: ts.Expression, query: string): void {
   const n = unwrap(urlNode);
   const url = ctx.textOf(n);
-  const joiner = ctx.text.of(n)?.includes('?') ? '&' : '?';
+  const joiner = ctx.analysis.text.textOf(n)?.includes('?') ? '&' : '?';
   // Only the last literal piece is taken: the rest of a template is left to the other transforms.
   const last = ts.isTemplateExpression(n) ? n.templateSpans[n.templateSpans.length - 1]!.literal : n;
   if (ts.isStringLiteral(last) || ts.isNoSubstitutionTemplateLiteral(last) || ts.isTemplateTail(last)) {
-    const rewritten = rewriteV1Paths(ctx.textOf(last));
+    const rewritten = ctx.plannedText(last);
     ctx.replace(last, `${rewritten.slice(0, -1)}${joiner}${query}${rewritten.slice(-1)}`);
     ctx.claim(last);
   } else {
@@ -44,12 +44,8 @@ export const updates: Transform = {
   description: 'v1 full-replace PUT -> PATCH with an updateMask naming the fields the body sets',
   apply(ctx) {
     for (const call of ctx.calls) {
-      if (call.operation !== 'update' || !call.resource.v2.endpoints.update) continue;
-      const method = call.methodNode;
-      if (!method) {
-        ctx.todo(call.call, 'this PUT names its method at run time: v2 updates are PATCH with an updateMask');
-        continue;
-      }
+      if (call.operation !== 'update') continue;
+      const method = call.methodNode!;
       const mask = maskOf(call);
       ctx.replace(method, ts.isIdentifier(method) ? 'patch' : quoteLike(ctx.textOf(method), 'PATCH'));
       appendQuery(ctx, call.urlNode, `updateMask=${mask ? mask.join(',') : '*'}`);

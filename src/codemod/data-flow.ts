@@ -7,13 +7,14 @@
  */
 import { ts } from 'ts-morph';
 import { resourceOf, type ResourceContract } from '../contract/index.js';
-import { describedResource, resourceTypesOf } from './resource-types.js';
-import { unwrap, type V1Call } from './v1-calls.js';
+import type { ResourceTypes } from './resource-types.js';
+import { unwrap, type StaticText } from './static-text.js';
+import type { V1Call } from './v1-calls.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
   | { kind: 'stream'; call: V1Call }
-  | { kind: 'envelope'; call: V1Call }
+  | { kind: 'envelope'; resource: ResourceContract; call?: V1Call }
   | { kind: 'array'; resource: ResourceContract; call?: V1Call }
   | { kind: 'resource'; resource: ResourceContract; call?: V1Call };
 
@@ -25,7 +26,7 @@ function bodyShape(call: V1Call): Shape | undefined {
   switch (call.operation) {
     case 'list':
     case 'get-by-list':
-      return { kind: 'envelope', call };
+      return { kind: 'envelope', resource: call.resource, call };
     case 'create':
     case 'update':
       return { kind: 'resource', resource: call.resource, call };
@@ -40,22 +41,37 @@ export class DataFlow {
   private readonly returns = new Map<ts.Node, Shape>();
   private readonly methodReturns = new Map<string, Shape>();
   private readonly callsByNode: Map<ts.CallExpression, V1Call>;
-  private readonly resourceTypes: Map<string, ResourceContract>;
+  private readonly shapes = new Map<ts.Node, Shape | null>();
+  private readonly syntactic = new Map<ts.Node, Shape | null>();
 
   constructor(
     private readonly sf: ts.SourceFile,
     private readonly checker: ts.TypeChecker,
     calls: readonly V1Call[],
+    private readonly text: StaticText,
+    private readonly types: ResourceTypes,
   ) {
     this.callsByNode = new Map(calls.map((c) => [c.call, c]));
-    this.resourceTypes = resourceTypesOf(sf);
     // Shapes flow forward through declarations and functions: a few passes reach a fixed point.
-    for (let pass = 0; pass < 4; pass++) if (!this.propagate()) break;
+    for (let pass = 0; pass < 4; pass++) {
+      this.shapes.clear();
+      this.syntactic.clear();
+      if (!this.propagate()) break;
+    }
+  }
+
+  /** Forgets shapes asked before more resource types were known. */
+  typesChanged(): void {
+    this.shapes.clear();
   }
 
   private declarationOf(node: ts.Node): ts.Declaration | undefined {
-    const symbol = ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node ? this.checker.getShorthandAssignmentValueSymbol(node.parent) : this.checker.getSymbolAtLocation(node);
-    return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+    return this.text.declarationOf(node);
+  }
+
+  /** Declarations the flow gave a shape, for the evidence their written types give. */
+  declarations(): IterableIterator<[ts.Declaration, Shape]> {
+    return this.declared.entries();
   }
 
   /** The variable that holds the response of a call (`const res = await fetch(...)`), if there is one. */
@@ -73,10 +89,25 @@ export class DataFlow {
 
   shapeOf(expression: ts.Expression): Shape | undefined {
     const n = unwrap(expression);
-    return this.syntacticShape(n) ?? this.checkedShape(n);
+    let shape = this.shapes.get(n);
+    if (shape === undefined) {
+      shape = this.flowShape(n) ?? this.checkedShape(n) ?? null;
+      this.shapes.set(n, shape);
+    }
+    return shape ?? undefined;
   }
 
-  /** What the flow from v1 calls says about an expression. */
+  /** What the flow from v1 calls alone says about an expression, without the checker. */
+  flowShape(expression: ts.Expression): Shape | undefined {
+    const n = unwrap(expression);
+    let shape = this.syntactic.get(n);
+    if (shape === undefined) {
+      shape = this.syntacticShape(n) ?? null;
+      this.syntactic.set(n, shape);
+    }
+    return shape ?? undefined;
+  }
+
   private syntacticShape(n: ts.Expression): Shape | undefined {
     if (ts.isCallExpression(n)) return this.callShape(n);
     if (ts.isIdentifier(n)) {
@@ -97,29 +128,20 @@ export class DataFlow {
     return undefined;
   }
 
-  /** Files that declare the resource types the checker found, for the engine to migrate too. */
-  readonly typeDeclarationFiles = new Set<ts.SourceFile>();
-
-  /**
-   * What the type checker knows where the flow does not: a value whose type is a v1 resource
-   * interface (by its name and members), or an array of one, wherever that type is declared.
-   */
-  private checkedShape(n: ts.Expression): Shape | undefined {
-    if (!ts.isIdentifier(n) && !ts.isPropertyAccessExpression(n) && !ts.isCallExpression(n) && !ts.isElementAccessExpression(n)) return undefined;
-    const type = this.checker.getTypeAtLocation(n);
-    const element = this.checker.isArrayType(type) ? this.checker.getTypeArguments(type as ts.TypeReference)[0] : undefined;
-    const resource = this.resourceOfType(element ?? type);
-    if (!resource) return undefined;
-    return element ? { kind: 'array', resource } : { kind: 'resource', resource };
+  /** What the checker says of any node's type (a parameter, a binding pattern). */
+  typedShape(node: ts.Node): Shape | undefined {
+    const role = this.types.containers.size > 0 ? this.types.roleOf(this.checker.getTypeAtLocation(node)) : null;
+    return role ? { kind: role.shape, resource: role.resource } : undefined;
   }
 
-  private resourceOfType(type: ts.Type): ResourceContract | undefined {
-    const symbol = type.aliasSymbol ?? type.getSymbol();
-    const declaration = symbol?.declarations?.[0];
-    if (!symbol || !declaration || !(ts.isInterfaceDeclaration(declaration) || ts.isTypeAliasDeclaration(declaration))) return undefined;
-    const resource = describedResource(symbol.name, type.getProperties().map((p) => p.name));
-    if (resource) this.typeDeclarationFiles.add(declaration.getSourceFile());
-    return resource;
+  /** What the checker says where the flow does not: a value whose type is a known resource or envelope type. */
+  private checkedShape(n: ts.Expression): Shape | undefined {
+    if (this.types.containers.size === 0) return undefined;
+    if (!ts.isIdentifier(n) && !ts.isPropertyAccessExpression(n) && !ts.isCallExpression(n) && !ts.isElementAccessExpression(n)) return undefined;
+    // `unwrap` took the await away: a promise's value is what was awaited.
+    const type = this.checker.getTypeAtLocation(n);
+    const role = this.types.roleOf(ts.isCallExpression(n) ? (this.checker.getAwaitedType(type) ?? type) : type);
+    return role ? { kind: role.shape, resource: role.resource } : undefined;
   }
 
   private memberShape(target: Shape | undefined, name: string): Shape | undefined {
@@ -129,7 +151,7 @@ export class DataFlow {
       if (name === 'data' && target.call.client === 'axios') return bodyShape(target.call);
       if (name === 'body') return target.call.client === 'undici' || target.call.client === 'fetch' ? { kind: 'stream', call: target.call } : bodyShape(target.call);
     }
-    if (target.kind === 'envelope' && name === target.call.resource.v1.endpoints.list!.envelopeKey) return { kind: 'array', resource: target.call.resource, call: target.call };
+    if (target.kind === 'envelope' && name === target.resource.v1.endpoints.list!.envelopeKey) return { kind: 'array', resource: target.resource, ...(call ? { call } : {}) };
     if (target.kind === 'resource') {
       const field = target.resource.fields.find((f) => f.v1 === name && f.reference?.v1Form === 'object');
       if (field) return { kind: 'resource', resource: resourceOf(field.reference!.target), ...(call ? { call } : {}) };
@@ -160,23 +182,6 @@ export class DataFlow {
       const declaration = this.declarationOf(n.expression);
       const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
       return fn ? this.returns.get(fn) : undefined;
-    }
-    return undefined;
-  }
-
-  /** A declared type that is a v1 resource interface (or an array of one). */
-  private typeShape(type: ts.TypeNode): Shape | undefined {
-    if (ts.isArrayTypeNode(type)) {
-      const element = this.typeShape(type.elementType);
-      return element?.kind === 'resource' ? { ...element, kind: 'array' } : undefined;
-    }
-    if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName)) {
-      if ((type.typeName.text === 'Array' || type.typeName.text === 'ReadonlyArray') && type.typeArguments?.[0]) {
-        const element = this.typeShape(type.typeArguments[0]);
-        return element?.kind === 'resource' ? { ...element, kind: 'array' } : undefined;
-      }
-      const resource = this.resourceTypes.get(type.typeName.text);
-      return resource ? { kind: 'resource', resource } : undefined;
     }
     return undefined;
   }
@@ -218,7 +223,6 @@ export class DataFlow {
       }
     }
     const visit = (node: ts.Node): void => {
-      if ((ts.isParameter(node) || ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) && node.type) bindPattern(node.name as ts.BindingName, this.typeShape(node.type));
       if (ts.isVariableDeclaration(node) && node.initializer) bindPattern(node.name, this.shapeOf(node.initializer));
       if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
         const over = this.shapeOf(node.expression);

@@ -1,18 +1,21 @@
 /**
- * Runs the transforms over files. A text prefilter skips files that hold no v1 path; the rest are
- * parsed into one program without lib or module resolution (the binder resolves names, nothing is
- * type-checked), each file's edits are collected and applied in one pass, and every result is
- * parsed again: a result that does not parse is an error, never written.
+ * Runs the codemod over files: a text prefilter keeps the files that hold a v1 path (with a
+ * tsconfig, also the files that import them or the types they import), one program is built over
+ * them, the analysis (calls, resource types, decisions, path plan) is made once, then each file's
+ * edits are collected and applied in one pass and every result is parsed again: a result that
+ * does not parse is an error, never written. With a tsconfig the changed files and their importers
+ * are type-checked in memory before and after; every error the migration brings is a review item.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { Project, ts } from 'ts-morph';
+import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
+import { ts } from 'ts-morph';
 import { hasV1Path } from '../contract/index.js';
 import { UsageError } from '../errors.js';
-import { DataFlow } from './data-flow.js';
+import { Analysis } from './analysis.js';
+import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applyEdits, lineOf, readSourceText, restore, TODO_MARK, type TextEdit } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
-import { constantsOf, findV1Calls, StaticText } from './v1-calls.js';
 
 export interface ReviewItem {
   line: number;
@@ -34,18 +37,9 @@ export interface FileOutcome {
 export interface CodemodRun {
   files: FileOutcome[];
   ms: number;
+  /** With a tsconfig: type errors in the changed files and their importers, before and after. */
+  typeCheck?: TypeCheckSummary;
 }
-
-const COMPILER_OPTIONS: ts.CompilerOptions = {
-  allowJs: true,
-  checkJs: false,
-  noLib: true,
-  noResolve: true,
-  types: [],
-  noEmit: true,
-  jsx: ts.JsxEmit.Preserve,
-  target: ts.ScriptTarget.Latest,
-};
 
 function scriptKind(path: string): ts.ScriptKind {
   if (path.endsWith('.tsx')) return ts.ScriptKind.TSX;
@@ -87,17 +81,11 @@ function shift(position: number, edits: readonly TextEdit[]): number {
   return position + delta;
 }
 
-interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error'> {
-  /** Files declaring the resource types the checker met here. */
-  typeFiles: ReadonlySet<ts.SourceFile>;
-}
+interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error'> {}
 
-function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, transforms: readonly Transform[], raw: string): FileResult {
+function migrateFile(path: string, sf: ts.SourceFile, analysis: Analysis, transforms: readonly Transform[], raw: string): FileResult {
   const source = readSourceText(raw);
-  const text = new StaticText(constantsOf(sf));
-  const scan = findV1Calls(sf, text);
-  const flow = new DataFlow(sf, checker, scan.calls);
-  const ctx = new TransformContext(sf, source, scan.calls, scan.unplaced, flow, text);
+  const ctx = new TransformContext(sf, source, analysis.fileAnalysis(sf), analysis);
   for (const transform of transforms) {
     ctx.transform = transform.name;
     transform.apply(ctx);
@@ -105,10 +93,10 @@ function migrateFile(path: string, sf: ts.SourceFile, checker: ts.TypeChecker, t
   const output = applyEdits(source.text, ctx.edits);
   const errors = syntaxErrors(path, output);
   if (errors.length > 0 && syntaxErrors(path, source.text).length === 0) {
-    return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was`, typeFiles: flow.typeDeclarationFiles };
+    return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was` };
   }
   const fresh = ctx.todos.map((t) => ({ line: lineOf(output, shift(t.position, ctx.edits)), why: t.why, transform: t.transform }));
-  return { after: restore(source, output), review: pendingReview(output, fresh), typeFiles: flow.typeDeclarationFiles };
+  return { after: restore(source, output), review: pendingReview(output, fresh) };
 }
 
 /** Called as files are done: how many of how many. */
@@ -121,51 +109,78 @@ export interface CodemodOptions {
 }
 
 const IMPORT_SPECIFIER = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+/** A type with a member a migration renames: the files that import it may read resource fields. */
+const RENAMABLE_TYPE = /\b(?:interface|type)\s+\w+[\s\S]*?\b(?:id|createdAt|updatedAt|lastSeen|items)\??\s*:/;
 
 function withoutExtension(path: string): string {
   return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '').replace(/\/index$/, '');
 }
 
-/** Files of the selection that import one of `marked` by a relative path: they may read what it returns. */
-function importers(raws: ReadonlyMap<string, string>, marked: ReadonlySet<string>): string[] {
-  const targets = new Set([...marked].map(withoutExtension));
+/** The files of the selection a file imports by a relative path. */
+function importsOf(path: string, raw: string, byStem: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
-  for (const [path, raw] of raws) {
-    if (marked.has(path)) continue;
-    for (const m of raw.matchAll(IMPORT_SPECIFIER)) {
-      if (targets.has(withoutExtension(resolve(dirname(path), m[1]!)))) {
-        out.push(path);
-        break;
-      }
-    }
+  for (const m of raw.matchAll(IMPORT_SPECIFIER)) {
+    const target = byStem.get(withoutExtension(resolve(dirname(path), m[1]!)));
+    if (target) out.push(target);
   }
   return out;
 }
 
+/** Files of the selection that another file of it imports. */
+function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
+  const byStem = new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
+  const out = new Set<string>();
+  for (const [path, raw] of raws) for (const dep of importsOf(path, raw, byStem)) out.add(dep);
+  return out;
+}
+
 /**
- * The program the files are read through. With a tsconfig: a ts-morph Project with its options,
- * which brings the lib files and the files imported, so types cross files. Without: a bare program
- * of the marked files, no lib and no resolution, where the binder alone resolves names.
+ * The files to analyse: those holding a v1 path and, with a tsconfig (types cross files), the files
+ * that import them or import the types they import: those may read resource fields.
  */
-function createProgram(roots: readonly string[], raws: ReadonlyMap<string, string>, tsconfig: string | undefined): ts.Program {
-  if (tsconfig) {
-    let project: Project;
-    try {
-      project = new Project({ tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true, compilerOptions: { noEmit: true, allowJs: true, checkJs: false } });
-    } catch (error) {
-      throw new UsageError(`--tsconfig ${tsconfig}: ${(error as Error).message.split('\n')[0]}`);
-    }
-    for (const path of roots) project.addSourceFileAtPath(path);
-    project.resolveSourceFileDependencies();
-    return project.getProgram().compilerObject;
-  }
-  const host = ts.createCompilerHost(COMPILER_OPTIONS, true);
+function candidates(raws: ReadonlyMap<string, string>, typed: boolean): Set<string> {
+  const marked = new Set([...raws].filter(([, raw]) => hasV1Path(raw)).map(([path]) => path));
+  if (!typed || marked.size === 0) return marked;
+  const byStem = new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
+  const targets = new Set(marked);
+  for (const path of marked) for (const dep of importsOf(path, raws.get(path)!, byStem)) if (RENAMABLE_TYPE.test(raws.get(dep)!)) targets.add(dep);
+  const out = new Set(targets);
+  for (const [path, raw] of raws) if (!out.has(path) && importsOf(path, raw, byStem).some((d) => targets.has(d))) out.add(path);
+  return out;
+}
+
+const BARE_OPTIONS: ts.CompilerOptions = {
+  allowJs: true,
+  checkJs: false,
+  noLib: true,
+  noResolve: true,
+  types: [],
+  noEmit: true,
+  jsx: ts.JsxEmit.Preserve,
+  target: ts.ScriptTarget.Latest,
+};
+
+/** A tsconfig's compiler options, for a program of our own roots (its file list is not used). */
+function tsconfigOptions(tsconfig: string): ts.CompilerOptions {
+  let problem: string | undefined;
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (problem = ts.flattenDiagnosticMessageText(d.messageText, ' ')) });
+  if (!parsed || problem) throw new UsageError(`--tsconfig ${tsconfig}: ${problem ?? 'cannot be read'}`);
+  return { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false };
+}
+
+/** TypeScript's lib files as ts-morph ships them (its compiler has no lib folder on disk). */
+const LIB_FILES = new Map(getLibFiles().map((f) => [`${libFolderInMemoryPath}/${f.fileName}`, f.text]));
+
+/** A compiler host that reads the run's texts (BOM removed) in place of the files on disk, and the lib files from memory. */
+export function hostWithTexts(options: ts.CompilerOptions, texts: (name: string) => string | undefined): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
   const readFile = host.readFile.bind(host);
-  host.readFile = (name) => {
-    const raw = raws.get(name);
-    return raw === undefined ? readFile(name) : readSourceText(raw).text;
-  };
-  return ts.createProgram({ rootNames: [...roots], options: COMPILER_OPTIONS, host });
+  const fileExists = host.fileExists.bind(host);
+  host.getDefaultLibLocation = () => libFolderInMemoryPath;
+  host.getDefaultLibFileName = (o) => `${libFolderInMemoryPath}/${ts.getDefaultLibFileName(o)}`;
+  host.fileExists = (name) => LIB_FILES.has(name) || fileExists(name);
+  host.readFile = (name) => LIB_FILES.get(name) ?? texts(resolve(name)) ?? readFile(name);
+  return host;
 }
 
 export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string, options: CodemodOptions = {}): CodemodRun {
@@ -176,40 +191,55 @@ export function runCodemod(files: readonly string[], transforms: readonly Transf
   for (const [i, path] of files.entries()) {
     if (i % 500 === 0) options.progress?.(i, files.length);
     try {
-      raws.set(path, readFileSync(path, 'utf8'));
+      raws.set(resolve(path), readFileSync(path, 'utf8'));
     } catch (error) {
-      outcomes.set(path, { path, relative: relativeOf(path), before: '', after: '', changed: false, review: [], error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+      outcomes.set(resolve(path), { path, relative: relativeOf(path), before: '', after: '', changed: false, review: [], error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
     }
   }
-  const marked = new Set([...raws].filter(([, raw]) => hasV1Path(raw)).map(([path]) => path));
-  if (options.tsconfig) for (const path of importers(raws, marked)) marked.add(path);
-  if (marked.size > 0) {
-    const program = createProgram([...marked], raws, options.tsconfig);
-    const checker = program.getTypeChecker();
-    const queue = [...marked];
-    let done = files.length - marked.size;
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const path = next;
+  const paths = new Map(files.map((p) => [resolve(p), p]));
+  const fillUnchanged = (): void => {
+    for (const [path, raw] of raws) {
+      const original = paths.get(path) ?? path;
+      if (!outcomes.has(path)) outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
+    }
+  };
+  const selected = candidates(raws, Boolean(options.tsconfig));
+  let typeCheck: TypeCheckSummary | undefined;
+  if (selected.size > 0) {
+    const compilerOptions = options.tsconfig ? tsconfigOptions(options.tsconfig) : BARE_OPTIONS;
+    const texts = (name: string) => {
+      const raw = raws.get(name);
+      return raw === undefined ? undefined : readSourceText(raw).text;
+    };
+    const host = hostWithTexts(compilerOptions, texts);
+    const program = ts.createProgram({ rootNames: [...selected], options: compilerOptions, host });
+    const sourceFiles = [...selected].flatMap((p) => program.getSourceFile(p) ?? []);
+    // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
+    const imported = options.tsconfig ? new Set<string>() : importedFiles(raws);
+    const analysis = new Analysis(program.getTypeChecker(), sourceFiles, (sf) => imported.has(resolve(sf.fileName)));
+    // Files that declare resource types are migrated with the values they describe.
+    const toMigrate = new Set(selected);
+    for (const container of analysis.types.containers.keys()) {
+      const file = resolve(container.getSourceFile().fileName);
+      if (raws.has(file)) toMigrate.add(file);
+    }
+    let done = files.length - toMigrate.size;
+    for (const path of toMigrate) {
       options.progress?.(done++, files.length);
       const raw = raws.get(path)!;
       const sf = program.getSourceFile(path);
       let result: FileResult;
       try {
-        result = sf ? migrateFile(path, sf, checker, transforms, raw) : { after: raw, review: [], error: 'could not be parsed', typeFiles: new Set() };
+        result = sf ? migrateFile(path, sf, analysis, transforms, raw) : { after: raw, review: [], error: 'could not be parsed' };
       } catch (error) {
-        result = { after: raw, review: [], error: `migrate-v2 could not migrate this file: ${(error as Error).message}`, typeFiles: new Set() };
+        result = { after: raw, review: [], error: `migrate-v2 could not migrate this file: ${(error as Error).message}` };
       }
-      const { typeFiles, ...outcome } = result;
-      outcomes.set(path, { path, relative: relativeOf(path), before: raw, changed: outcome.after !== raw && !outcome.error, ...outcome });
-      // A resource interface declared in a file of the selection is renamed with its uses.
-      for (const declared of typeFiles) {
-        const file = [...raws.keys()].find((p) => resolve(p) === resolve(declared.fileName));
-        if (file && !outcomes.has(file) && !queue.includes(file)) queue.push(file);
-      }
+      const original = paths.get(path) ?? path;
+      outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, changed: result.after !== raw && !result.error, ...result });
     }
+    fillUnchanged();
+    if (options.tsconfig) typeCheck = introducedErrors(program, compilerOptions, raws, outcomes, hostWithTexts);
   }
-  for (const [path, raw] of raws) {
-    if (!outcomes.has(path)) outcomes.set(path, { path, relative: relativeOf(path), before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
-  }
-  return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started };
+  fillUnchanged();
+  return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started, ...(typeCheck ? { typeCheck } : {}) };
 }

@@ -1,35 +1,254 @@
 /**
- * Interfaces and type aliases of a file that describe a v1 resource: the name names the resource
- * (`Group`, `V1Group`, `RoleBinding`) and every member is one of its v1 fields, `id` among them.
- * Values declared with such a type are API resources, whoever produced them.
+ * Which types describe v1 resources and list envelopes: known by evidence, never by name. A type
+ * is a resource type when it is attached to a v1 response (the type argument of a recognised call,
+ * a cast or annotation on its body or on a variable holding it, the declared return type of a
+ * function returning it, the element type of its envelope, the parameter it is passed to). Extra
+ * members never disqualify one. The checker then finds these types on any value, in any file.
  */
 import { ts } from 'ts-morph';
-import { fieldNames, modelledResources, type ResourceContract } from '../contract/index.js';
+import { resourceOf, type ResourceContract } from '../contract/index.js';
 
-export function describedResource(name: string, members: readonly string[]): ResourceContract | undefined {
-  const resource = modelledResources()
-    .filter((r) => name.toLowerCase().includes(r.kind.toLowerCase()))
-    .sort((a, b) => b.kind.length - a.kind.length)[0];
-  if (!resource || !members.includes('id')) return undefined;
-  const v1 = new Set(fieldNames(resource, 'v1'));
-  return members.every((m) => v1.has(m)) ? resource : undefined;
+/** The node that holds a type's members: an interface, or a type literal (also behind an alias). */
+export type Container = ts.InterfaceDeclaration | ts.TypeLiteralNode;
+
+export type TypeShape = 'resource' | 'array' | 'envelope';
+
+export interface TypeRole {
+  shape: 'resource' | 'envelope';
+  resource: ResourceContract;
 }
 
-export function memberNames(members: ts.NodeArray<ts.TypeElement>): string[] {
-  return members.flatMap((m) => (ts.isPropertySignature(m) && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? [m.name.text] : []));
+/** What the checker says a value is, when its type is a known resource or envelope type. */
+export interface CheckedRole {
+  shape: TypeShape;
+  resource: ResourceContract;
 }
 
-/** Type name -> the v1 resource it describes, for the file's interfaces and type literals. */
-export function resourceTypesOf(sf: ts.SourceFile): Map<string, ResourceContract> {
-  const out = new Map<string, ResourceContract>();
-  const visit = (node: ts.Node): void => {
-    const members = ts.isInterfaceDeclaration(node) ? node.members : ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type) ? node.type.members : undefined;
-    if (members && (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node))) {
-      const resource = describedResource(node.name.text, memberNames(members));
-      if (resource) out.set(node.name.text, resource);
+/** A generic envelope `Page<T> { items: T[] }`: the kind comes from its type argument. */
+interface GenericEnvelope {
+  parameter: string;
+  kinds: Set<ResourceContract>;
+  /** Instantiated with a type that is not a resource: a database page, say. */
+  foreign: boolean;
+}
+
+const ARRAY_NAMES = new Set(['Array', 'ReadonlyArray']);
+const WRAPPER_NAMES = new Set(['Promise', 'PromiseLike', 'Readonly', 'Required', 'Partial', 'NonNullable']);
+
+export class ResourceTypes {
+  /** Every container known to describe a resource or envelope, with the kinds it was seen as. */
+  readonly containers = new Map<Container, TypeRole[]>();
+  readonly generics = new Map<Container, GenericEnvelope>();
+  /** Containers seen on values of calls that stay on v1: their members must keep v1 names. */
+  readonly pinned = new Set<Container>();
+  /** The v1 calls whose values each container was seen on. */
+  readonly seenOn = new Map<Container, Set<object>>();
+  private context: { call?: object; pinned: boolean } = { pinned: false };
+  private readonly typeCache = new Map<ts.Type, CheckedRole | null>();
+
+  constructor(private readonly checker: ts.TypeChecker) {}
+
+  /** Forgets everything learned, for another round after decisions changed. */
+  reset(): void {
+    this.containers.clear();
+    this.generics.clear();
+    this.pinned.clear();
+    this.seenOn.clear();
+    this.typeCache.clear();
+  }
+
+  /** Runs `attach` calls on behalf of one v1 call (pinned: the call stays on v1). */
+  within(call: object | undefined, pinned: boolean, run: () => void): void {
+    const outer = this.context;
+    this.context = { ...(call ? { call } : {}), pinned };
+    try {
+      run();
+    } finally {
+      this.context = outer;
     }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return out;
+  }
+
+  /** Records that a type written in the source describes a value of this shape. */
+  attach(node: ts.TypeNode | undefined, shape: TypeShape, resource: ResourceContract, depth = 0): void {
+    if (!node || depth > 6) return;
+    if (ts.isParenthesizedTypeNode(node)) return this.attach(node.type, shape, resource, depth + 1);
+    if (ts.isUnionTypeNode(node) || ts.isIntersectionTypeNode(node)) {
+      for (const t of node.types) this.attach(t, shape, resource, depth + 1);
+      return;
+    }
+    if (ts.isArrayTypeNode(node)) {
+      if (shape === 'array') this.attach(node.elementType, 'resource', resource, depth + 1);
+      return;
+    }
+    if (ts.isTypeOperatorNode(node)) return this.attach(node.type, shape, resource, depth + 1);
+    if (ts.isTypeLiteralNode(node)) return this.attachContainer(node, shape, resource, undefined, depth);
+    if (!ts.isTypeReferenceNode(node)) return;
+    const name = ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.right.text;
+    const args = node.typeArguments ?? [];
+    if (ARRAY_NAMES.has(name)) {
+      if (shape === 'array') this.attach(args[0], 'resource', resource, depth + 1);
+      return;
+    }
+    if (WRAPPER_NAMES.has(name)) return this.attach(args[0], shape, resource, depth + 1);
+    const aliased = this.aliasedType(node.typeName);
+    if (aliased) return this.attach(aliased, shape, resource, depth + 1);
+    const container = this.containerOf(node.typeName);
+    if (container && shape !== 'array') this.attachContainer(container, shape, resource, args, depth);
+  }
+
+  /** The type an alias names when it is not a literal (`type Groups = Group[]`). */
+  private aliasedType(name: ts.EntityName): ts.TypeNode | undefined {
+    const d = this.declarationOfType(name);
+    return d && ts.isTypeAliasDeclaration(d) && !ts.isTypeLiteralNode(d.type) && !d.typeParameters ? d.type : undefined;
+  }
+
+  private declarationOfType(name: ts.EntityName): ts.Declaration | undefined {
+    let symbol = this.checker.getSymbolAtLocation(name);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    return symbol?.declarations?.find((d) => ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d));
+  }
+
+  private attachContainer(container: Container, shape: TypeShape, resource: ResourceContract, args: readonly ts.TypeNode[] | undefined, depth: number): void {
+    if (shape === 'array' || !isProjectSource(container.getSourceFile())) return;
+    if (this.context.call) this.seenOn.set(container, (this.seenOn.get(container) ?? new Set()).add(this.context.call));
+    if (this.context.pinned) {
+      if (this.pinned.has(container)) return;
+      this.pinned.add(container);
+    }
+    const roles = this.containers.get(container) ?? [];
+    const known = roles.some((r) => r.shape === shape && r.resource === resource);
+    if (!known) {
+      roles.push({ shape, resource });
+      this.containers.set(container, roles);
+      this.typeCache.clear();
+    } else if (!this.context.pinned) return;
+    if (shape === 'envelope') {
+      const items = memberType(container, resource.v1.endpoints.list!.envelopeKey);
+      const parameter = items && elementTypeName(items);
+      const owner = ts.isTypeLiteralNode(container) && ts.isTypeAliasDeclaration(container.parent) ? container.parent : container;
+      const typeParameters = ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner) ? owner.typeParameters ?? [] : [];
+      const index = typeParameters.findIndex((p) => p.name.text === parameter);
+      if (index >= 0) {
+        const generic = this.generics.get(container) ?? { parameter: parameter!, kinds: new Set(), foreign: false };
+        generic.kinds.add(resource);
+        this.generics.set(container, generic);
+        this.attach(args?.[index], 'resource', resource, depth + 1);
+      } else {
+        this.attach(items, 'array', resource, depth + 1);
+      }
+      return;
+    }
+    // A resource's references are resources of their own kind: a binding's `role` and `group`.
+    for (const field of resource.fields) {
+      if (field.reference?.v1Form === 'object' && field.v1) this.attach(memberType(container, field.v1), 'resource', resourceOf(field.reference.target), depth + 1);
+    }
+  }
+
+  /** The container a type name refers to, through imports and aliases. */
+  containerOf(name: ts.EntityName): Container | undefined {
+    const d = this.declarationOfType(name);
+    if (d && ts.isInterfaceDeclaration(d)) return d;
+    if (d && ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type)) return d.type;
+    return undefined;
+  }
+
+  /**
+   * Marks generic envelopes that are also instantiated with types that are no resource (a database
+   * page): those are used by API and non-API values alike and are not renamed in place.
+   */
+  markForeignUses(reference: ts.TypeReferenceNode): void {
+    const container = this.containerOf(reference.typeName);
+    const generic = container && this.generics.get(container);
+    const arg = reference.typeArguments?.[0];
+    if (!generic || !arg) return;
+    const role = this.roleOf(this.checker.getTypeFromTypeNode(arg));
+    if (!role && !isTypeParameterReference(arg)) {
+      generic.foreign = true;
+      this.typeCache.clear();
+    }
+  }
+
+  /** Names of the containers known so far, for a cheap text filter of type references. */
+  containerNames(): Set<string> {
+    const names = new Set<string>();
+    for (const c of this.containers.keys()) {
+      const owner = ts.isTypeLiteralNode(c) ? c.parent : c;
+      if (ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner)) names.add(owner.name.text);
+    }
+    return names;
+  }
+
+  /** The role of a type: a resource, an array of one, or an envelope; null when it is none of these. */
+  roleOf(type: ts.Type): CheckedRole | null {
+    const cached = this.typeCache.get(type);
+    if (cached !== undefined) return cached;
+    this.typeCache.set(type, null);
+    const role = this.computeRole(type);
+    this.typeCache.set(type, role);
+    return role;
+  }
+
+  private computeRole(type: ts.Type): CheckedRole | null {
+    if (this.containers.size === 0) return null;
+    const t = this.checker.getNonNullableType(type);
+    if (t.isUnion()) {
+      const roles = t.types.map((m) => this.roleOf(m));
+      const first = roles[0];
+      return first && roles.every((r) => r && r.shape === first.shape && r.resource === first.resource) ? first : null;
+    }
+    if (t.isIntersection()) return t.types.map((m) => this.roleOf(m)).find((r) => r) ?? null;
+    if (this.checker.isArrayType(t)) {
+      const element = this.checker.getTypeArguments(t as ts.TypeReference)[0];
+      const role = element && this.roleOf(element);
+      return role?.shape === 'resource' ? { shape: 'array', resource: role.resource } : null;
+    }
+    for (const symbol of [t.aliasSymbol, t.getSymbol()]) {
+      for (const d of symbol?.declarations ?? []) {
+        const container = ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type) ? d.type : ts.isInterfaceDeclaration(d) || ts.isTypeLiteralNode(d) ? d : undefined;
+        const roles = container && this.containers.get(container);
+        if (!roles || this.pinned.has(container!)) continue;
+        const generic = this.generics.get(container!);
+        if (generic) return generic.foreign ? null : this.genericRole(t, generic);
+        if (roles.length === 1 || roles.every((r) => r.shape === roles[0]!.shape)) return roles[0]!;
+      }
+    }
+    return null;
+  }
+
+  /** `Page<Group>` is an envelope of groups; `Page<Order>` is nothing of ours. */
+  private genericRole(type: ts.Type, generic: GenericEnvelope): CheckedRole | null {
+    const args = type.aliasTypeArguments ?? ((type as ts.TypeReference).target ? this.checker.getTypeArguments(type as ts.TypeReference) : []);
+    for (const arg of args) {
+      const role = this.roleOf(arg);
+      if (role?.shape === 'resource') return { shape: 'envelope', resource: role.resource };
+    }
+    return generic.kinds.size === 1 && args.length === 0 ? { shape: 'envelope', resource: [...generic.kinds][0]! } : null;
+  }
+}
+
+/** Types of libraries and of the lib files are theirs, never ours to read as resources or to edit. */
+export function isProjectSource(sf: ts.SourceFile): boolean {
+  return !sf.isDeclarationFile && !sf.fileName.includes('/node_modules/');
+}
+
+/** The type node of a container's member, by name. */
+export function memberType(container: Container, name: string): ts.TypeNode | undefined {
+  for (const m of container.members) {
+    if (ts.isPropertySignature(m) && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && m.name.text === name) return m.type;
+  }
+  return undefined;
+}
+
+/** `T` of `T[]` or `Array<T>`, when it is a plain name. */
+function elementTypeName(node: ts.TypeNode): string | undefined {
+  const element = ts.isArrayTypeNode(node) ? node.elementType : ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && ARRAY_NAMES.has(node.typeName.text) ? node.typeArguments?.[0] : undefined;
+  return element && ts.isTypeReferenceNode(element) && ts.isIdentifier(element.typeName) ? element.typeName.text : undefined;
+}
+
+function isTypeParameterReference(node: ts.TypeNode): boolean {
+  if (!ts.isTypeReferenceNode(node) || !ts.isIdentifier(node.typeName)) return false;
+  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
+    if ((ts.isFunctionLike(n) || ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n) || ts.isClassLike(n)) && n.typeParameters?.some((p) => p.name.text === (node.typeName as ts.Identifier).text)) return true;
+  }
+  return false;
 }

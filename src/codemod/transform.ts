@@ -1,12 +1,13 @@
 /**
- * What a transform is and what it gets: the parsed file, the v1 calls in it, the data flow from
- * their responses, and a sink for edits and manual-review notes. Transforms never edit text
- * themselves: the engine applies every edit of a file in one pass.
+ * What a transform is and what it gets: the parsed file, the analysis of the whole program (calls,
+ * decisions, resource types, path plan), and a sink for edits and manual-review notes. Transforms
+ * never edit text themselves, and never decide alone: they act on the calls the analysis migrates.
  */
 import { ts } from 'ts-morph';
-import type { DataFlow } from '../codemod/data-flow.js';
+import type { Analysis, FileAnalysis } from '../codemod/analysis.js';
+import type { Shape } from '../codemod/data-flow.js';
 import { todoEdit, type SourceText, type TextEdit } from '../codemod/source-text.js';
-import type { StaticText, V1Call } from '../codemod/v1-calls.js';
+import type { V1Call } from '../codemod/v1-calls.js';
 
 export interface Transform {
   name: string;
@@ -23,17 +24,29 @@ export interface Todo {
 export class TransformContext {
   readonly edits: TextEdit[] = [];
   readonly todos: Todo[] = [];
+  /** Claimed ranges, sorted by start, for a binary search. */
   private readonly claimed: [number, number][] = [];
+  /** The v1 calls of this file that migrate. */
+  readonly calls: readonly V1Call[];
   transform = '';
 
   constructor(
     readonly sf: ts.SourceFile,
     readonly source: SourceText,
-    readonly calls: readonly V1Call[],
-    readonly unplaced: readonly ts.CallExpression[],
-    readonly flow: DataFlow,
-    readonly text: StaticText,
-  ) {}
+    readonly file: FileAnalysis,
+    readonly analysis: Analysis,
+  ) {
+    this.calls = file.calls.filter((c) => analysis.plan.migrates(c));
+  }
+
+  /** The shape of a value, when it comes from a call that migrates (or has a migrating type). */
+  shapeOf(expression: ts.Expression): Shape | undefined {
+    return this.analysis.migrating(this.file.flow.shapeOf(expression));
+  }
+
+  patternShape(pattern: ts.ObjectBindingPattern): Shape | undefined {
+    return this.analysis.migrating(this.file.flow.patternShape(pattern));
+  }
 
   /** True when an earlier transform took a range that overlaps the node. */
   isClaimed(node: ts.Node): boolean {
@@ -65,6 +78,11 @@ export class TransformContext {
     this.todos.push({ position, why, transform: this.transform });
     const edit = todoEdit(this.source, position, why);
     if (edit) this.edits.push(edit);
+  }
+
+  /** A literal's text as the path plan rewrites it (its source text when the plan leaves it). */
+  plannedText(literal: ts.Node): string {
+    return this.analysis.plan.rewrites.get(literal as never) ?? this.textOf(literal);
   }
 
   /** Source text of a node. */

@@ -1,6 +1,7 @@
 /**
  * Field lookups over the resource tables: names per version, renames, what a client may write.
  */
+import { UNIFORM_RENAMES } from './platform.js';
 import { RESOURCES } from './resources.js';
 import type { ApiVersion, ResourceContract, ResourceKind } from './types.js';
 
@@ -32,6 +33,17 @@ export function fieldRenames(resource: ResourceContract): ReadonlyMap<string, st
   for (const f of resource.fields) {
     if (f.v1 && f.v2 && f.v1 !== f.v2) renames.set(f.v1, f.v2);
   }
+  return renames;
+}
+
+/**
+ * Renames for a client's type or value of a resource kind: the uniform ones of v2 §9.4 (which a
+ * client type may carry whether or not v1 served that field on this kind) and the kind's own.
+ */
+export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<string, string> {
+  const renames = new Map<string, string>(Object.entries(UNIFORM_RENAMES.renames));
+  renames.set(UNIFORM_RENAMES.lastSeen.from, UNIFORM_RENAMES.lastSeen.to);
+  for (const [from, to] of fieldRenames(resource)) renames.set(from, to);
   return renames;
 }
 

@@ -164,3 +164,18 @@ export const DELETE_RULES = {
     ...assumed('deleting an identity or role that a binding still names is refused, like a group with children'),
   },
 } as const;
+
+/**
+ * The renames of the uniform resource shape, applied to every resource kind: v2 §9.4 tells clients
+ * to rename these wherever they hold a resource, and §1-2 give every v2 resource uid, createTime
+ * and updateTime, so client types that carry them on a kind whose v1 form did not still migrate.
+ */
+export const UNIFORM_RENAMES = {
+  renames: { id: 'uid', createdAt: 'createTime', updatedAt: 'updateTime' } as Readonly<Record<string, string>>,
+  ...documented(`${V2_DOC} §9.4, §1, §2`),
+  lastSeen: {
+    from: 'lastSeen',
+    to: 'lastSeenTime',
+    ...assumed(`${V1_REF} gives lastSeen on identities only; a client type of another kind that carries it is taken to mean the same time, as §9.4 renames by name`),
+  },
+} as const;

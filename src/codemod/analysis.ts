@@ -1,0 +1,190 @@
+/**
+ * The codemod's one analysis of a program, before any edit: the v1 calls of every file (URLs
+ * followed by symbol), the types that describe v1 values (by evidence), one decision per call and
+ * the path edits that follow from them. Transforms only read it.
+ */
+import { ts } from 'ts-morph';
+import { CallPlan, type UseIndex } from './call-plan.js';
+import { DataFlow, type Shape } from './data-flow.js';
+import { ResourceTypes, type Container } from './resource-types.js';
+import { StaticText, type FollowedReference } from './static-text.js';
+import { TypeEvidence } from './type-evidence.js';
+import { findV1Calls, type V1Call } from './v1-calls.js';
+
+export interface FileAnalysis {
+  sf: ts.SourceFile;
+  calls: V1Call[];
+  unplaced: ts.CallExpression[];
+  flow: DataFlow;
+}
+
+type Holder = FollowedReference['declaration'];
+
+export class Analysis {
+  readonly files = new Map<ts.SourceFile, FileAnalysis>();
+  readonly text: StaticText;
+  readonly types: ResourceTypes;
+  readonly plan: CallPlan;
+  /** Generic envelopes shared with values that are no resource, and why they are left as they are. */
+  readonly sharedTypes = new Map<Container, string>();
+  private readonly names = new Map<string, ts.Identifier[]>();
+
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    candidates: readonly ts.SourceFile[],
+    /** Whether files the analysis does not see import this one: then its exports have readers it cannot follow. */
+    private readonly importedUnseen: (sf: ts.SourceFile) => boolean,
+  ) {
+    this.text = new StaticText(checker);
+    this.types = new ResourceTypes(checker);
+    for (const sf of candidates) {
+      const scan = findV1Calls(sf, this.text);
+      this.files.set(sf, { sf, ...scan, flow: undefined as unknown as DataFlow });
+    }
+    this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
+    for (const file of this.files.values()) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types);
+    // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
+    // its v1 names, which keeps its other calls on v1 too. A few rounds settle it.
+    for (let round = 0; round < 3; round++) {
+      this.types.reset();
+      this.gatherEvidence(false);
+      if (!this.markSharedTypes()) break;
+    }
+    this.gatherEvidence(true);
+    this.markSharedTypes();
+    this.plan.planPaths();
+    for (const file of this.files.values()) file.flow.typesChanged();
+  }
+
+  /** A file's analysis; a file outside the candidates (one declaring resource types) gets one with no calls. */
+  fileAnalysis(sf: ts.SourceFile): FileAnalysis {
+    let file = this.files.get(sf);
+    if (!file) {
+      file = { sf, calls: [], unplaced: [], flow: new DataFlow(sf, this.checker, [], this.text, this.types) };
+      this.files.set(sf, file);
+    }
+    return file;
+  }
+
+  /** The calls a shape came from must migrate for its value to be a v2 value. */
+  migrating(shape: Shape | undefined): Shape | undefined {
+    if (!shape) return undefined;
+    if ('call' in shape && shape.call && !this.plan.migrates(shape.call)) return undefined;
+    return shape;
+  }
+
+  private gatherEvidence(useChecker: boolean): void {
+    const evidence = new TypeEvidence(this.checker, this.types);
+    for (const file of this.files.values()) {
+      if (!useChecker && file.calls.length === 0) continue;
+      // Values of calls that stay on v1 pin their types to v1 names.
+      for (const call of file.calls) this.types.within(call, !this.plan.migrates(call), () => evidence.gatherCall(call));
+      this.types.within(undefined, false, () => evidence.gather(file.sf, file.flow, useChecker, (call) => !this.plan.migrates(call)));
+      file.flow.typesChanged();
+    }
+  }
+
+  /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */
+  private markSharedTypes(): boolean {
+    let demoted = false;
+    for (const file of this.files.values()) {
+      const visit = (node: ts.Node): void => {
+        if (ts.isTypeReferenceNode(node) && node.typeArguments) this.types.markForeignUses(node);
+        ts.forEachChild(node, visit);
+      };
+      visit(file.sf);
+    }
+    for (const [container, calls] of this.types.seenOn) {
+      const generic = this.types.generics.get(container);
+      const v1Calls = [...calls] as V1Call[];
+      const why = generic?.foreign
+        ? `the list type ${containerName(container)} also holds values that are not platform resources: give the v2 list its own type`
+        : this.types.pinned.has(container) && v1Calls.some((c) => this.plan.migrates(c))
+          ? `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`
+          : undefined;
+      for (const call of v1Calls) {
+        // v2 Get answers the record itself: a list type written on its body would need rewriting to the record's.
+        if (call.operation === 'get-by-list' && this.plan.migrates(call) && this.types.containers.get(container)?.some((r) => r.shape === 'envelope')) {
+          this.plan.demote(call, `this read of one ${call.resource.singular} types its body as a list (${containerName(container)}): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
+          demoted = true;
+        }
+      }
+      if (!why) continue;
+      this.sharedTypes.set(container, why);
+      for (const call of v1Calls) {
+        if (!this.plan.migrates(call)) continue;
+        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: ${why}`);
+        demoted = true;
+      }
+    }
+    return demoted;
+  }
+
+  /** Identifiers of the candidate files by name, built once, for reference counts. */
+  private identifiersNamed(name: string): ts.Identifier[] {
+    if (this.names.size === 0) {
+      for (const sf of this.files.keys()) {
+        const visit = (node: ts.Node): void => {
+          if (ts.isIdentifier(node)) {
+            const list = this.names.get(node.text);
+            if (list) list.push(node);
+            else this.names.set(node.text, [node]);
+          }
+          ts.forEachChild(node, visit);
+        };
+        visit(sf);
+      }
+    }
+    return this.names.get(name) ?? [];
+  }
+
+  private useIndex(): UseIndex {
+    return {
+      hasOtherUses: (declaration, consumed) => this.hasOtherUses(declaration, consumed),
+      freshName: (declaration, wanted) => {
+        let name = wanted;
+        for (let i = 2; this.identifiersNamed(name).some((id) => id.getSourceFile() === declaration.getSourceFile()); i++) name = `${wanted}${i}`;
+        return name;
+      },
+    };
+  }
+
+  private hasOtherUses(declaration: Holder, consumed: ReadonlySet<ts.Node>): boolean {
+    if (!ts.isIdentifier(declaration.name)) return true;
+    const owner = ts.isPropertyAssignment(declaration) ? tableOf(declaration) : declaration;
+    if (!owner) return true;
+    if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return true;
+    // A table read whole (passed on, spread, iterated) has uses its members cannot account for.
+    if (owner !== declaration && ts.isIdentifier(owner.name)) {
+      for (const id of this.identifiersNamed(owner.name.text)) {
+        if (id === owner.name || this.text.declarationOf(id) !== owner) continue;
+        if (!(ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id)) return true;
+      }
+    }
+    for (const id of this.identifiersNamed(declaration.name.text)) {
+      if (id === declaration.name || this.text.declarationOf(id) !== declaration) continue;
+      const node = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
+      if (!consumed.has(node)) return true;
+    }
+    return false;
+  }
+}
+
+function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefined {
+  let n: ts.Node = member.parent.parent;
+  while (ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isParenthesizedExpression(n)) n = n.parent;
+  return ts.isVariableDeclaration(n) ? n : undefined;
+}
+
+function isExported(declaration: ts.VariableDeclaration): boolean {
+  const statement = declaration.parent.parent;
+  if (ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
+  // export { NAME } at the bottom of the file
+  const name = ts.isIdentifier(declaration.name) ? declaration.name.text : '';
+  return declaration.getSourceFile().statements.some((s) => ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => (e.propertyName ?? e.name).text === name));
+}
+
+export function containerName(container: Container): string {
+  const owner = ts.isTypeLiteralNode(container) ? container.parent : container;
+  return ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner) ? owner.name.text : 'of this value';
+}

@@ -1,0 +1,193 @@
+/**
+ * One decision per v1 call: migrate it whole, keep it on v1 (v2beta1 has no such endpoint), or
+ * leave it with a note (it cannot be migrated with certainty). The path literals follow the
+ * decisions: a literal is rewritten only when every call that uses it migrates and nothing else
+ * reads it; a constant shared with calls that stay on v1 keeps a v1 copy for them.
+ */
+import { ts } from 'ts-morph';
+import { hasV1Path, pluralWords, readOneQuery, rewriteV1Paths, type Operation } from '../contract/index.js';
+import { HOLE, type FollowedReference, type PathLiteral } from './static-text.js';
+import type { V1Call } from './v1-calls.js';
+
+export type Verdict = 'migrate' | 'keep' | 'note';
+
+export interface Decision {
+  verdict: Verdict;
+  /** For keep and note: the review note, naming the call's own kind. */
+  why?: string;
+}
+
+/** A copy of a path constant (or table member) for the calls that must not share the original. */
+export interface PathCopy {
+  declaration: ts.VariableDeclaration | ts.PropertyAssignment;
+  name: string;
+  /** The copy's initialiser text. */
+  text: string;
+  /** Names that now refer to the copy. */
+  redirect: FollowedReference[];
+}
+
+const V2_OPERATION: Record<V1Call['operation'], Operation> = { list: 'list', 'get-by-list': 'get', create: 'create', update: 'update', delete: 'delete' };
+
+export function initialDecision(call: V1Call): Decision {
+  if (!call.resource.v2.endpoints[V2_OPERATION[call.operation]]) {
+    return { verdict: 'keep', why: `v2beta1 has no ${call.operation === 'get-by-list' ? 'get' : call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one` };
+  }
+  if (call.operation === 'update' && !call.methodNode) return { verdict: 'note', why: `this ${call.resource.singular} update names its method at run time: v2 updates are PATCH with an updateMask; migrate it by hand` };
+  if (call.operation === 'get-by-list' && !readOneLiteral(call)) {
+    return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
+  }
+  return { verdict: 'migrate' };
+}
+
+/** The literal of a read-by-list URL that ends with `?id=`, when the id is the only query parameter. */
+export function readOneLiteral(call: V1Call): PathLiteral | undefined {
+  const query = readOneQuery(call.resource);
+  if (!call.url.endsWith(`${query}${HOLE}`) || call.url.indexOf('?') !== call.url.length - query.length - 1) return undefined;
+  // Only a literal of the call's own URL: one in a shared constant would change its other users too.
+  return call.parts.literals.find((l) => l.text.endsWith(query) && l.pos >= call.urlNode.pos && l.end <= call.urlNode.end);
+}
+
+/** The declaration a literal sits in, among those the calls followed: the constant a split copies. */
+function holderOf(literal: PathLiteral, call: V1Call): FollowedReference['declaration'] | undefined {
+  for (const ref of call.parts.references) {
+    const d = ref.declaration;
+    const init = ts.isVariableDeclaration(d) ? d.initializer : d.initializer;
+    if (init && literal.pos >= init.pos && literal.end <= init.end) return d;
+  }
+  return undefined;
+}
+
+export interface UseIndex {
+  /** True when the declaration is read somewhere no recognised call's URL accounts for. */
+  hasOtherUses(declaration: FollowedReference['declaration'], consumed: ReadonlySet<ts.Node>): boolean;
+  /** A name not yet declared in the declaration's scope. */
+  freshName(declaration: FollowedReference['declaration'], wanted: string): string;
+}
+
+export class CallPlan {
+  readonly decisions = new Map<V1Call, Decision>();
+  readonly rewrites = new Map<PathLiteral, string>();
+  readonly copies: PathCopy[] = [];
+  /** Declarations left on v1 because something migrate-v2 cannot follow reads them. */
+  readonly unfollowed = new Map<FollowedReference['declaration'], string>();
+
+  constructor(
+    readonly calls: readonly V1Call[],
+    private readonly uses: UseIndex,
+  ) {
+    for (const call of calls) this.decisions.set(call, initialDecision(call));
+  }
+
+  migrates(call: V1Call): boolean {
+    return this.decisions.get(call)?.verdict === 'migrate';
+  }
+
+  demote(call: V1Call, why: string): void {
+    if (this.migrates(call)) this.decisions.set(call, { verdict: 'note', why });
+  }
+
+  /** Plans the path edits; calls whose path cannot follow are demoted, until nothing changes. */
+  planPaths(): void {
+    for (let round = 0; round < 4; round++) {
+      this.rewrites.clear();
+      this.copies.length = 0;
+      this.unfollowed.clear();
+      if (!this.planRound()) break;
+    }
+  }
+
+  private planRound(): boolean {
+    const consumed = new Set<ts.Node>(this.calls.flatMap((c) => c.parts.references.map((r) => r.node)));
+    const users = new Map<PathLiteral, V1Call[]>();
+    for (const call of this.calls) {
+      for (const literal of call.parts.literals) if (hasV1Path(literal.text)) users.set(literal, [...(users.get(literal) ?? []), call]);
+    }
+    let demoted = false;
+    for (const [literal, using] of users) {
+      const migrating = using.filter((c) => this.migrates(c));
+      if (migrating.length === 0) continue;
+      const staying = using.filter((c) => !this.migrates(c));
+      const holder = holderOf(literal, migrating[0]!);
+      const other = holder ? this.uses.hasOtherUses(holder, consumed) : false;
+      if (staying.length === 0 && !other) {
+        this.rewrites.set(literal, rewriteV1Paths(literalSource(literal)));
+        continue;
+      }
+      const copy = holder && this.split(holder, literal, other ? migrating : staying, !other);
+      if (copy) {
+        if (!other) this.rewrites.set(literal, rewriteV1Paths(literalSource(literal)));
+        else this.unfollowed.set(holder, copy.name);
+        continue;
+      }
+      const why = staying.length > 0 ? `shares its path with ${describe(staying[0]!)}, which stays on v1: migrate both together by hand` : 'reads a path that is also read where migrate-v2 cannot follow: migrate them together by hand';
+      for (const call of migrating) this.demote(call, `this ${call.resource.singular} ${call.operation} ${why}`);
+      demoted = true;
+    }
+    for (const call of this.calls) {
+      if (this.migrates(call) && !this.consistent(call)) {
+        this.demote(call, `the path of this ${call.resource.singular} ${call.operation} is put together from pieces migrate-v2 cannot rewrite one by one: migrate it by hand`);
+        demoted = true;
+      }
+    }
+    return demoted;
+  }
+
+  /**
+   * A copy of the constant for the calls given, when each reaches it directly (its first followed
+   * name) in the constant's own file. `rewriteOriginal`: the original becomes v2 and the copy keeps v1.
+   */
+  private split(holder: PathCopy['declaration'], literal: PathLiteral, calls: readonly V1Call[], rewriteOriginal: boolean): PathCopy | undefined {
+    if (!ts.isIdentifier(holder.name)) return undefined;
+    const earlier = this.copies.find((c) => c.declaration === holder);
+    if (earlier) return earlier;
+    const redirect: FollowedReference[] = [];
+    for (const call of calls) {
+      // The name must stand in the call's own URL, not inside another constant other calls share.
+      const own = call.parts.references.find((r) => r.declaration === holder && r.node.pos >= call.call.pos && r.node.end <= call.call.end);
+      if (!own || own.node.getSourceFile() !== holder.getSourceFile()) return undefined;
+      redirect.push(own);
+    }
+    const init = holder.initializer!;
+    const source = init.getText();
+    const at = literal.getStart() - init.getStart();
+    const text = rewriteOriginal ? source : source.slice(0, at) + rewriteV1Paths(literalSource(literal)) + source.slice(at + literal.getWidth());
+    const name = this.uses.freshName(holder, `${holder.name.text}${rewriteOriginal ? (ts.isPropertyAssignment(holder) ? 'V1' : '_V1') : ts.isPropertyAssignment(holder) ? 'V2' : '_V2'}`);
+    const copy: PathCopy = { declaration: holder, name, text, redirect };
+    this.copies.push(copy);
+    return copy;
+  }
+
+  /** The call's URL after the planned literal rewrites is the v2 URL of the same call. */
+  private consistent(call: V1Call): boolean {
+    let rewritten = '';
+    let cursor = 0;
+    for (const literal of call.parts.literals) {
+      const at = call.url.indexOf(literal.text, cursor);
+      if (at < 0) return false;
+      const planned = this.rewrites.get(literal);
+      rewritten += call.url.slice(cursor, at) + (planned === undefined ? literal.text : unquote(planned, literal));
+      cursor = at + literal.text.length;
+    }
+    rewritten += call.url.slice(cursor);
+    const copied = this.copies.some((c) => call.parts.references.some((r) => c.redirect.includes(r)));
+    return copied || rewritten === rewriteV1Paths(call.url);
+  }
+}
+
+function describe(call: V1Call): string {
+  const { line } = call.call.getSourceFile().getLineAndCharacterOfPosition(call.call.getStart());
+  return `a ${call.resource.singular} ${call.operation} (line ${line + 1})`;
+}
+
+/** A literal's source text, quotes and template delimiters included. */
+export function literalSource(literal: PathLiteral): string {
+  return literal.getText();
+}
+
+/** The text inside a rewritten literal's delimiters. */
+function unquote(source: string, literal: PathLiteral): string {
+  const head = 1;
+  const tail = ts.isTemplateHead(literal) || ts.isTemplateMiddle(literal) ? 2 : 1;
+  return source.slice(head, source.length - tail);
+}

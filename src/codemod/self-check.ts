@@ -1,0 +1,70 @@
+/**
+ * The migration's self-check, with a tsconfig: the changed files and the files that import them are
+ * type-checked in memory before and after. An error present after and not before (same file, code
+ * and message) is one the migration brought: it becomes a review item on its line.
+ */
+import { resolve } from 'node:path';
+import { ts } from 'ts-morph';
+import type { FileOutcome } from './engine.js';
+import { readSourceText } from './source-text.js';
+
+export interface TypeCheckSummary {
+  files: number;
+  before: number;
+  after: number;
+}
+
+type HostFactory = (options: ts.CompilerOptions, texts: (name: string) => string | undefined) => ts.CompilerHost;
+
+function errorsOf(program: ts.Program, files: readonly string[]): ts.Diagnostic[] {
+  return files.flatMap((f) => {
+    const sf = program.getSourceFile(f);
+    return sf ? [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].filter((d) => d.category === ts.DiagnosticCategory.Error) : [];
+  });
+}
+
+const keyOf = (d: ts.Diagnostic) => `${d.file?.fileName}\u0000${d.code}\u0000${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+
+/** Files of the program that import one of `changed`, by the program's own module resolution. */
+function importersOf(program: ts.Program, changed: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const sf of program.getSourceFiles()) {
+    if (sf.isDeclarationFile || sf.fileName.includes('/node_modules/') || changed.has(resolve(sf.fileName))) continue;
+    const specifiers = sf.statements.flatMap((s) => ((ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? [s.moduleSpecifier.text] : []));
+    const imports = specifiers.some((spec) => {
+      const target = ts.resolveModuleName(spec, sf.fileName, program.getCompilerOptions(), ts.sys).resolvedModule?.resolvedFileName;
+      return target !== undefined && changed.has(resolve(target));
+    });
+    if (imports) out.push(sf.fileName);
+  }
+  return out;
+}
+
+export function introducedErrors(program: ts.Program, options: ts.CompilerOptions, raws: ReadonlyMap<string, string>, outcomes: Map<string, FileOutcome>, host: HostFactory): TypeCheckSummary {
+  const changed = new Set([...outcomes].filter(([, o]) => o.changed).map(([p]) => p));
+  if (changed.size === 0) return { files: 0, before: 0, after: 0 };
+  const checked = [...new Set([...changed, ...importersOf(program, changed).map((f) => resolve(f))])];
+  const before = errorsOf(program, checked);
+  const afterTexts = (name: string) => {
+    const o = outcomes.get(name);
+    const raw = o?.changed ? o.after : raws.get(name);
+    return raw === undefined ? undefined : readSourceText(raw).text;
+  };
+  const after = ts.createProgram({ rootNames: program.getRootFileNames(), options, host: host(options, afterTexts), oldProgram: program });
+  const afterErrors = errorsOf(after, checked);
+  const seen = new Map<string, number>();
+  for (const d of before) seen.set(keyOf(d), (seen.get(keyOf(d)) ?? 0) + 1);
+  for (const d of afterErrors) {
+    const key = keyOf(d);
+    const left = seen.get(key) ?? 0;
+    if (left > 0) {
+      seen.set(key, left - 1);
+      continue;
+    }
+    const outcome = d.file && outcomes.get(resolve(d.file.fileName));
+    if (!outcome || d.start === undefined) continue;
+    const line = d.file!.getLineAndCharacterOfPosition(d.start).line + 1;
+    outcome.review.push({ line, why: `type error after migration: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (TS${d.code})`, transform: 'self-check' });
+  }
+  return { files: checked.length, before: before.length, after: afterErrors.length };
+}

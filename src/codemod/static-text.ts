@@ -1,0 +1,136 @@
+/**
+ * The text of a URL expression as far as it is known before run time: string and template
+ * literals, concatenation, `new URL(path, base)`, and constants and object-table members followed
+ * to their declarations by symbol (so two functions that each declare `const url` never mix, and a
+ * constant imported from another file is read where a tsconfig lets the checker see it). A part
+ * known only at run time is a HOLE. Every literal the text is made of, and every reference followed
+ * on the way, is recorded: those are what a path rewrite edits, and what a split redirects.
+ */
+import { ts } from 'ts-morph';
+
+export const HOLE = '\u0001';
+
+export type PathLiteral = ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.TemplateHead | ts.TemplateMiddle | ts.TemplateTail;
+
+/** A name followed to the declaration that gives it a value: `REPO_PATH`, `PATHS.groups`. */
+export interface FollowedReference {
+  node: ts.Identifier | ts.PropertyAccessExpression;
+  declaration: ts.VariableDeclaration | ts.PropertyAssignment;
+}
+
+export interface Evaluated {
+  text: string;
+  literals: PathLiteral[];
+  references: FollowedReference[];
+}
+
+/** The expression under parentheses, type assertions, `!` and `await`. */
+export function unwrap(node: ts.Expression): ts.Expression {
+  let n = node;
+  while (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n) || ts.isSatisfiesExpression(n) || ts.isAwaitExpression(n) || ts.isTypeAssertionExpression(n)) n = n.expression;
+  return n;
+}
+
+export function isPathLiteral(node: ts.Node): node is PathLiteral {
+  return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node);
+}
+
+function isConst(declaration: ts.VariableDeclaration): boolean {
+  return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
+}
+
+export class StaticText {
+  private readonly cache = new Map<ts.Node, Evaluated | undefined>();
+
+  constructor(private readonly checker: ts.TypeChecker) {}
+
+  /** The declaration a name refers to, through imports. */
+  declarationOf(node: ts.Node): ts.Declaration | undefined {
+    let symbol = ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node ? this.checker.getShorthandAssignmentValueSymbol(node.parent) : this.checker.getSymbolAtLocation(node);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+  }
+
+  /** The value a followed name stands for, when it is fixed: a const initialiser or a table member. */
+  private valueOf(node: ts.Identifier | ts.PropertyAccessExpression): FollowedReference & { value: ts.Expression } | undefined {
+    const declaration = this.declarationOf(ts.isIdentifier(node) ? node : node.name);
+    if (!declaration) return undefined;
+    if (ts.isVariableDeclaration(declaration) && declaration.initializer && isConst(declaration)) return { node, declaration, value: declaration.initializer };
+    if (ts.isPropertyAssignment(declaration) && ts.isObjectLiteralExpression(declaration.parent)) {
+      // A member of a table is fixed only when the table is a const.
+      const table = declaration.parent.parent;
+      const owner = ts.isAsExpression(table) || ts.isSatisfiesExpression(table) ? table.parent : table;
+      if (ts.isVariableDeclaration(owner) && isConst(owner)) return { node, declaration, value: declaration.initializer };
+    }
+    return undefined;
+  }
+
+  /** The known text of an expression with run-time parts as HOLE; undefined when none of it is known. */
+  of(node: ts.Expression): Evaluated | undefined {
+    return this.evaluate(node, 0);
+  }
+
+  /** Just the text. */
+  textOf(node: ts.Expression): string | undefined {
+    return this.of(node)?.text;
+  }
+
+  private evaluate(node: ts.Expression, depth: number): Evaluated | undefined {
+    if (depth > 12) return undefined;
+    const n = unwrap(node);
+    if (this.cache.has(n)) return this.cache.get(n);
+    this.cache.set(n, undefined); // a cycle of constants reads as unknown
+    const result = this.compute(n, depth);
+    this.cache.set(n, result);
+    return result;
+  }
+
+  private compute(n: ts.Expression, depth: number): Evaluated | undefined {
+    const part = (e: ts.Expression): Evaluated => this.evaluate(e, depth + 1) ?? { text: HOLE, literals: [], references: [] };
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return { text: n.text, literals: [n], references: [] };
+    if (ts.isTemplateExpression(n)) {
+      const out: Evaluated = { text: n.head.text, literals: [n.head], references: [] };
+      for (const span of n.templateSpans) {
+        const inner = part(span.expression);
+        out.text += inner.text + span.literal.text;
+        out.literals.push(...inner.literals, span.literal);
+        out.references.push(...inner.references);
+      }
+      return out;
+    }
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      const left = part(n.left);
+      const right = part(n.right);
+      return { text: left.text + right.text, literals: [...left.literals, ...right.literals], references: [...left.references, ...right.references] };
+    }
+    if (ts.isIdentifier(n) || (ts.isPropertyAccessExpression(n) && !ts.isPrivateIdentifier(n.name))) {
+      const followed = this.valueOf(n as ts.Identifier | ts.PropertyAccessExpression);
+      if (!followed) return undefined;
+      const inner = this.evaluate(followed.value, depth + 1);
+      return inner ? { ...inner, references: [{ node: followed.node, declaration: followed.declaration }, ...inner.references] } : undefined;
+    }
+    if (ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression)) {
+      // PATHS['groups'] reads like PATHS.groups
+      const object = unwrap(n.expression);
+      if (!ts.isIdentifier(object)) return undefined;
+      const declaration = this.declarationOf(object);
+      const table = declaration && ts.isVariableDeclaration(declaration) && declaration.initializer ? unwrap(declaration.initializer) : undefined;
+      const member = table && ts.isObjectLiteralExpression(table) ? table.properties.find((p) => ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === (n.argumentExpression as ts.StringLiteral).text) : undefined;
+      return member && ts.isPropertyAssignment(member) ? this.evaluate(member.initializer, depth + 1) : undefined;
+    }
+    if (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'URL' && n.arguments?.length) {
+      const path = part(n.arguments[0]!);
+      if (/^[a-z]+:\/\//.test(path.text) || n.arguments.length < 2) return path;
+      const base = part(n.arguments[1]!);
+      return {
+        text: base.text.replace(/\/$/, '') + (path.text.startsWith('/') ? path.text : `/${path.text}`),
+        literals: [...base.literals, ...path.literals],
+        references: [...base.references, ...path.references],
+      };
+    }
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && (n.expression.name.text === 'toString' || n.expression.name.text === 'href') && n.arguments.length === 0) {
+      return this.evaluate(n.expression.expression, depth + 1);
+    }
+    return undefined;
+  }
+}

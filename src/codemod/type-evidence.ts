@@ -1,0 +1,79 @@
+/**
+ * Finds the types written on v1 values: where a value the flow (or, once some types are known,
+ * the checker) says is a resource, an array of resources or an envelope meets a written type, that
+ * type describes such a value. Sites: casts, annotated variables and parameters, declared return
+ * types, parameters a value is passed to, and the type arguments of recognised calls.
+ */
+import { ts } from 'ts-morph';
+import type { DataFlow, Shape } from './data-flow.js';
+import type { ResourceTypes, TypeShape } from './resource-types.js';
+import { unwrap } from './static-text.js';
+import type { V1Call } from './v1-calls.js';
+
+const TYPED_SHAPES = new Set<Shape['kind']>(['resource', 'array', 'envelope']);
+
+function bodyShape(call: V1Call): TypeShape | undefined {
+  if (call.operation === 'list' || call.operation === 'get-by-list') return 'envelope';
+  if (call.operation === 'create' || call.operation === 'update') return 'resource';
+  return undefined;
+}
+
+function returnTypeOf(node: ts.Node): ts.TypeNode | undefined {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isGetAccessorDeclaration(n)) return n.type;
+  }
+  return undefined;
+}
+
+export class TypeEvidence {
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly types: ResourceTypes,
+  ) {}
+
+  /** The type argument of a call: axios.get<{ items: Group[] }>(...) types the body. */
+  gatherCall(call: V1Call): void {
+    const body = bodyShape(call);
+    if (body && call.client === 'axios' && call.call.typeArguments?.[0]) this.types.attach(call.call.typeArguments[0], body, call.resource);
+  }
+
+  /** One pass over a file: attaches every written type that meets a known value. */
+  gather(sf: ts.SourceFile, flow: DataFlow, useChecker: boolean, staysOnV1: (call: V1Call) => boolean): void {
+    const shapeOf = (e: ts.Expression): Shape | undefined => (useChecker ? flow.shapeOf(e) : flow.flowShape(e));
+    const attach = (type: ts.TypeNode | undefined, shape: Shape | undefined): void => {
+      if (!type || !shape || !TYPED_SHAPES.has(shape.kind)) return;
+      const call = 'call' in shape ? shape.call : undefined;
+      this.types.within(call, call ? staysOnV1(call) : false, () => this.types.attach(type, shape.kind as TypeShape, (shape as Extract<Shape, { resource: unknown }>).resource));
+    };
+    for (const [declaration, shape] of flow.declarations()) {
+      if ((ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.type) attach(declaration.type, shape);
+    }
+    const visit = (node: ts.Node): void => {
+      if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !ts.isConstTypeReference(node.type)) attach(node.type, shapeOf(node.expression));
+      else if (ts.isVariableDeclaration(node) && node.type && node.initializer) attach(node.type, shapeOf(node.initializer));
+      else if (ts.isReturnStatement(node) && node.expression) attach(returnTypeOf(node), shapeOf(node.expression));
+      else if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) attach(node.type, shapeOf(node.body));
+      else if (ts.isCallExpression(node)) this.atCall(node, shapeOf, attach);
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+
+  private atCall(node: ts.CallExpression, shapeOf: (e: ts.Expression) => Shape | undefined, attach: (type: ts.TypeNode | undefined, shape: Shape | undefined) => void): void {
+    // got(...).json<T>() and ky(...).json<T>(): T is the body's type.
+    if (ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'json' && node.typeArguments?.[0]) {
+      const target = shapeOf(node.expression.expression);
+      const body = target && (target.kind === 'response' || target.kind === 'stream') ? bodyShape(target.call) : undefined;
+      if (body && target && 'call' in target && target.call) attach(node.typeArguments[0], bodyShape(target.call) === 'envelope' ? { kind: 'envelope', resource: target.call.resource, call: target.call } : { kind: 'resource', resource: target.call.resource, call: target.call });
+    }
+    let signature: ts.Signature | undefined;
+    node.arguments.forEach((arg, i) => {
+      const shape = ts.isSpreadElement(arg) ? undefined : shapeOf(unwrap(arg));
+      if (!shape || !TYPED_SHAPES.has(shape.kind)) return;
+      signature ??= this.checker.getResolvedSignature(node);
+      const declaration = signature?.declaration;
+      const parameter = declaration && !ts.isJSDocSignature(declaration) ? declaration.parameters[Math.min(i, declaration.parameters.length - 1)] : undefined;
+      if (parameter && !parameter.dotDotDotToken) attach(parameter.type, shape);
+    });
+  }
+}

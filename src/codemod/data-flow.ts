@@ -217,7 +217,9 @@ export class DataFlow {
     for (const call of this.callsByNode.values()) {
       const kind = call.operation === 'create' ? call.resource.parent : call.resource.kind;
       if (!kind) continue;
-      for (const holder of idHolders(call.urlNode)) {
+      // The URL may be built in a constant first: `const url = \`.../${group.id}\`; fetch(url)`.
+      const built = call.parts.references.flatMap((r) => (ts.isVariableDeclaration(r.declaration) && r.declaration.initializer ? [r.declaration.initializer] : []));
+      for (const holder of [call.urlNode, ...built].flatMap(idHolders)) {
         const declaration = this.declarationOf(holder);
         if (declaration) learn(declaration, { kind: 'resource', resource: resourceOf(kind) });
       }

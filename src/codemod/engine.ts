@@ -149,10 +149,10 @@ function candidates(raws: ReadonlyMap<string, string>, typed: boolean): Set<stri
   return out;
 }
 
+/** Without a tsconfig: each file alone (imports are not resolved), with the standard lib so that arrays, promises and callbacks have types. */
 const BARE_OPTIONS: ts.CompilerOptions = {
   allowJs: true,
   checkJs: false,
-  noLib: true,
   noResolve: true,
   types: [],
   noEmit: true,

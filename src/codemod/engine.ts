@@ -160,12 +160,15 @@ const BARE_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.Latest,
 };
 
-/** A tsconfig's compiler options, for a program of our own roots (its file list is not used). */
-function tsconfigOptions(tsconfig: string): ts.CompilerOptions {
+/** A tsconfig's compiler options and its declaration files (global types), for a program of our own roots. */
+function readTsconfig(tsconfig: string): { options: ts.CompilerOptions; declarations: string[] } {
   let problem: string | undefined;
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (problem = ts.flattenDiagnosticMessageText(d.messageText, ' ')) });
   if (!parsed || problem) throw new UsageError(`--tsconfig ${tsconfig}: ${problem ?? 'cannot be read'}`);
-  return { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false };
+  return {
+    options: { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false },
+    declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)),
+  };
 }
 
 /** TypeScript's lib files as ts-morph ships them (its compiler has no lib folder on disk). */
@@ -206,13 +209,14 @@ export function runCodemod(files: readonly string[], transforms: readonly Transf
   const selected = candidates(raws, Boolean(options.tsconfig));
   let typeCheck: TypeCheckSummary | undefined;
   if (selected.size > 0) {
-    const compilerOptions = options.tsconfig ? tsconfigOptions(options.tsconfig) : BARE_OPTIONS;
+    const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
+    const compilerOptions = config.options;
     const texts = (name: string) => {
       const raw = raws.get(name);
       return raw === undefined ? undefined : readSourceText(raw).text;
     };
     const host = hostWithTexts(compilerOptions, texts);
-    const program = ts.createProgram({ rootNames: [...selected], options: compilerOptions, host });
+    const program = ts.createProgram({ rootNames: [...selected, ...config.declarations], options: compilerOptions, host });
     const sourceFiles = [...selected].flatMap((p) => program.getSourceFile(p) ?? []);
     // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
     const imported = options.tsconfig ? new Set<string>() : importedFiles(raws);

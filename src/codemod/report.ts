@@ -10,6 +10,8 @@ export interface CodemodSummary {
   review: number;
   errors: number;
   ms: number;
+  /** With a tsconfig: type errors of the changed files and their importers before and after the migration. */
+  typeErrors?: { before: number; after: number };
 }
 
 export function summarise(run: CodemodRun): CodemodSummary {
@@ -22,11 +24,13 @@ export function summarise(run: CodemodRun): CodemodSummary {
     review: run.files.reduce((n, f) => n + f.review.length, 0),
     errors,
     ms: Math.round(run.ms),
+    ...(run.typeCheck ? { typeErrors: { before: run.typeCheck.before, after: run.typeCheck.after } } : {}),
   };
 }
 
 export function summaryLine(s: CodemodSummary, wrote: boolean): string {
-  return `${s.scanned} files scanned, ${s.changed} ${wrote ? 'changed' : 'to change'}, ${s.unchanged} unchanged, ${s.review} manual-review items, ${s.errors} errors, ${(s.ms / 1000).toFixed(1)} s`;
+  const types = s.typeErrors ? `, type errors before ${s.typeErrors.before}, after ${s.typeErrors.after}` : '';
+  return `${s.scanned} files scanned, ${s.changed} ${wrote ? 'changed' : 'to change'}, ${s.unchanged} unchanged, ${s.review} manual-review items, ${s.errors} errors${types}, ${(s.ms / 1000).toFixed(1)} s`;
 }
 
 export function reviewLines(files: readonly FileOutcome[]): string[] {
@@ -61,7 +65,10 @@ export function renderMarkdown(report: CodemodReport): string {
   const parts = [
     '## migrate-v2: v1 to v2beta1',
     '',
-    table(['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'time'], [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), `${(s.ms / 1000).toFixed(1)} s`]]),
+    table(
+      ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after', 'time'],
+      [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)', `${(s.ms / 1000).toFixed(1)} s`]],
+    ),
     '',
   ];
   const review = report.files.flatMap((f) => [

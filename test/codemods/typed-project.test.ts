@@ -64,3 +64,18 @@ it('migrates a resource type, the wrapper that returns it and the file that read
   const again = await runCli([dir, '--write']);
   expect(again.stderr).toMatch(/3 files scanned, 0 changed/);
 });
+
+it('type-checks what it changed, before and after: an error the migration brings is a review item, and --check fails', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-selfcheck-'));
+  // A field read by a computed key: no rename can follow it, so the renamed type breaks this line.
+  const sneaky = FILES['report.ts']!.replace('  const groups = await listGroups(base);', "  const groups = await listGroups(base);\n  const key = 'id' as const;\n  console.log(groups.map((g) => g[key]));");
+  for (const [name, text] of Object.entries({ ...FILES, 'report.ts': sneaky })) writeFileSync(join(dir, name), text);
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  expect(await typeCheck(dir)).toBe('');
+  const dry = await runCli([dir, '--check']);
+  expect(dry.code).toBe(1);
+  expect(dry.stderr).toMatch(/report\.ts:6: type error after migration: .*'id'.*\[self-check\]/);
+  expect(dry.stderr).toMatch(/type errors before 0, after 1,/);
+  const json = await runCli([dir, '--json']);
+  expect(JSON.parse(json.stdout).summary.typeErrors).toEqual({ before: 0, after: 1 });
+});

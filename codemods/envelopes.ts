@@ -6,10 +6,11 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { ENVELOPE, type ResourceContract } from '../src/contract/index.js';
+import { ENVELOPE, RESOURCES, type ResourceContract } from '../src/contract/index.js';
 import { bindingKey, forEachNode, renameBindingKey, renameTypeMember } from './helpers.js';
 
 const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
+const V1_KEYS = new Set(RESOURCES.flatMap((r) => (r.v1.endpoints.list ? [r.v1.endpoints.list.envelopeKey] : [])));
 const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
 
 /** `items` -> the plural key, with the v2 paging fields beside it, in a type written for one kind's lists. */
@@ -40,6 +41,7 @@ export const envelopes: Transform = {
     forEachNode(ctx.sf, (node) => {
       if (ctx.isClaimed(node)) return;
       if (ts.isPropertyAccessExpression(node)) {
+        if (!V1_KEYS.has(node.name.text)) return;
         const shape = ctx.shapeOf(node.expression);
         if (shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && node.name.text === v1Key(shape.resource)) ctx.replace(node.name, v2Key(shape.resource));
       } else if (ts.isObjectBindingPattern(node)) {

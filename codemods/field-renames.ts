@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, RESOURCES, type ResourceContract } from '../src/contract/index.js';
 import { bindingKey, forEachNode, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
 
 function renameMembers(ctx: TransformContext, container: Container, resource: ResourceContract): void {
@@ -39,6 +39,8 @@ function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   }
 }
 
+const RENAMED = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
+
 export const fieldRenamesTransform: Transform = {
   name: 'field-renames',
   description: 'id -> uid, createdAt -> createTime, updatedAt -> updateTime, lastSeen -> lastSeenTime, on API resources and their types only',
@@ -51,6 +53,8 @@ export const fieldRenamesTransform: Transform = {
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
       if (ctx.isClaimed(node)) return;
+      // Ask for a shape only where a name could change: the checker is the cost.
+      if (ts.isPropertyAccessExpression(node) && !RENAMED.has(node.name.text)) return;
       if (ts.isPropertyAccessExpression(node)) {
         const shape = ctx.shapeOf(node.expression);
         const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.name.text) : undefined;

@@ -28,11 +28,9 @@ function insertCopy(ctx: TransformContext, copy: PathCopy): void {
 
 /** v1 literals of the file that no recognised call reads: the code that reads them is not followed. */
 function strayLiterals(ctx: TransformContext): PathLiteral[] {
-  const read = new Set(ctx.file.calls.flatMap((c) => c.parts.literals));
-  for (const f of ctx.analysis.files.values()) for (const c of f.calls) for (const l of c.parts.literals) if (l.getSourceFile() === ctx.sf) read.add(l);
   const out: PathLiteral[] = [];
   forEachNode(ctx.sf, (node) => {
-    if (isPathLiteral(node) && hasV1Path(node.text) && !read.has(node)) out.push(node);
+    if (isPathLiteral(node) && hasV1Path(node.text) && !ctx.analysis.plan.readLiterals.has(node)) out.push(node);
   });
   return out;
 }

@@ -6,6 +6,7 @@
 import { ts } from 'ts-morph';
 import type { Transform } from '../src/codemod/transform.js';
 import { memberType } from '../src/codemod/resource-types.js';
+import { RESOURCES } from '../src/contract/index.js';
 import { forEachNode, jsonPayload, propertyKey, renameObjectKey } from './helpers.js';
 
 export const roleBindings: Transform = {
@@ -36,8 +37,9 @@ export const roleBindings: Transform = {
         if (to) renameObjectKey(ctx, p, to);
       }
     }
+    const uidReferences = new Set(RESOURCES.flatMap((r) => r.fields.flatMap((f) => (f.reference?.v1Form === 'uid' && f.v1 ? [f.v1] : []))));
     forEachNode(ctx.sf, (node) => {
-      if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node)) return;
+      if (!ts.isPropertyAccessExpression(node) || !uidReferences.has(node.name.text) || ctx.isClaimed(node)) return;
       const shape = ctx.shapeOf(node.expression);
       if (shape?.kind !== 'resource') return;
       const field = shape.resource.fields.find((f) => f.v1 === node.name.text && f.reference?.v1Form === 'uid');

@@ -71,12 +71,15 @@ export class CallPlan {
   readonly copies: PathCopy[] = [];
   /** Declarations left on v1 because something migrate-v2 cannot follow reads them. */
   readonly unfollowed = new Map<FollowedReference['declaration'], string>();
+  /** Every literal some recognised call's URL is made of. */
+  readonly readLiterals: ReadonlySet<ts.Node>;
 
   constructor(
     readonly calls: readonly V1Call[],
     private readonly uses: UseIndex,
   ) {
     for (const call of calls) this.decisions.set(call, initialDecision(call));
+    this.readLiterals = new Set(calls.flatMap((c) => c.parts.literals));
   }
 
   migrates(call: V1Call): boolean {

@@ -28,6 +28,24 @@ function migrateEnvelopeType(ctx: TransformContext, container: Container, resour
   ctx.edit(items.end, items.end, last === ';' || last === ',' ? ` ${added}${sep}` : `${sep} ${added}`);
 }
 
+/**
+ * `ListResponse<Group>` where ListResponse also types other kinds' lists (or rows of a database):
+ * the v2 list gets a copy of its own, `{ groups: Group[]; nextPageToken?: string; totalCount?: string }`.
+ */
+function copySharedListTypes(ctx: TransformContext): void {
+  const { types } = ctx.analysis;
+  for (const node of ctx.analysis.genericUses) {
+    if (node.getSourceFile() !== ctx.sf || ctx.isClaimed(node)) continue;
+    const container = types.containerOf(node.typeName);
+    const arg = node.typeArguments?.[0];
+    if (!container || !arg || !types.needsCopies(container)) continue;
+    const role = types.roleOf(ctx.analysis.checker.getTypeFromTypeNode(arg));
+    if (role?.shape !== 'resource') continue;
+    ctx.replace(node, `{ ${v2Key(role.resource)}: ${ctx.textOf(arg)}[]; ${ENVELOPE.nextPageToken}?: string; ${ENVELOPE.totalCount}?: string }`);
+    ctx.claim(node);
+  }
+}
+
 export const envelopes: Transform = {
   name: 'envelopes',
   description: 'items -> groups, repos, identities, roles, roleBindings, ... by the endpoint the list came from, in values and types',
@@ -35,9 +53,9 @@ export const envelopes: Transform = {
     for (const [container, roles] of ctx.analysis.types.containers) {
       if (container.getSourceFile() !== ctx.sf || ctx.analysis.types.pinned.has(container) || ctx.analysis.sharedTypes.has(container)) continue;
       const kinds = new Set(roles.filter((r) => r.shape === 'envelope').map((r) => r.resource));
-      if (kinds.size === 1) migrateEnvelopeType(ctx, container, [...kinds][0]!);
-      else if (kinds.size > 1) ctx.todo(container, `this list type is used for ${[...kinds].map((r) => r.v2.collection).join(' and ')}: v2 names the array after each collection; give each list its own type`);
+      if (kinds.size === 1 && !ctx.analysis.types.needsCopies(container)) migrateEnvelopeType(ctx, container, [...kinds][0]!);
     }
+    copySharedListTypes(ctx);
     forEachNode(ctx.sf, (node) => {
       if (ctx.isClaimed(node)) return;
       if (ts.isPropertyAccessExpression(node)) {

@@ -25,12 +25,14 @@ export class Analysis {
   readonly text: StaticText;
   readonly types: ResourceTypes;
   readonly plan: CallPlan;
-  /** Generic envelopes shared with values that are no resource, and why they are left as they are. */
+  /** Types seen on values of calls that stay on v1 and of calls that migrate, and why they are left as they are. */
   readonly sharedTypes = new Map<Container, string>();
   private readonly names = new Map<string, ts.Identifier[]>();
+  /** Type references with type arguments, for the v2 copies of shared generic list types. */
+  readonly genericUses: ts.TypeReferenceNode[] = [];
 
   constructor(
-    private readonly checker: ts.TypeChecker,
+    readonly checker: ts.TypeChecker,
     candidates: readonly ts.SourceFile[],
     /** Whether files the analysis does not see import this one: then its exports have readers it cannot follow. */
     private readonly importedUnseen: (sf: ts.SourceFile) => boolean,
@@ -43,6 +45,7 @@ export class Analysis {
     }
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
     for (const file of this.files.values()) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types);
+    for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. A few rounds settle it.
     for (let round = 0; round < 3; round++) {
@@ -87,21 +90,12 @@ export class Analysis {
   /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */
   private markSharedTypes(): boolean {
     let demoted = false;
-    for (const file of this.files.values()) {
-      const visit = (node: ts.Node): void => {
-        if (ts.isTypeReferenceNode(node) && node.typeArguments) this.types.markForeignUses(node);
-        ts.forEachChild(node, visit);
-      };
-      visit(file.sf);
-    }
+    for (const node of this.genericUses) this.types.markForeignUses(node);
     for (const [container, calls] of this.types.seenOn) {
-      const generic = this.types.generics.get(container);
       const v1Calls = [...calls] as V1Call[];
-      const why = generic?.foreign
-        ? `the list type ${containerName(container)} also holds values that are not platform resources: give the v2 list its own type`
-        : this.types.pinned.has(container) && v1Calls.some((c) => this.plan.migrates(c))
-          ? `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`
-          : undefined;
+      const why = this.types.pinned.has(container) && v1Calls.some((c) => this.plan.migrates(c))
+        ? `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`
+        : undefined;
       for (const call of v1Calls) {
         // v2 Get answers the record itself: a list type written on its body would need rewriting to the record's.
         if (call.operation === 'get-by-list' && this.plan.migrates(call) && this.types.containers.get(container)?.some((r) => r.shape === 'envelope')) {
@@ -168,6 +162,14 @@ export class Analysis {
     }
     return false;
   }
+}
+
+function collectGenericUses(sf: ts.SourceFile, out: ts.TypeReferenceNode[]): void {
+  const visit = (node: ts.Node): void => {
+    if (ts.isTypeReferenceNode(node) && node.typeArguments) out.push(node);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
 }
 
 function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefined {

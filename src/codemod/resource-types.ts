@@ -208,11 +208,20 @@ export class ResourceTypes {
         const roles = container && this.containers.get(container);
         if (!roles || this.pinned.has(container!)) continue;
         const generic = this.generics.get(container!);
-        if (generic) return generic.foreign ? null : this.genericRole(t, generic);
+        if (generic) return this.genericRole(t, generic);
         if (roles.length === 1 || roles.every((r) => r.shape === roles[0]!.shape)) return roles[0]!;
       }
     }
     return null;
+  }
+
+  /**
+   * A generic list type that cannot take one set of v2 names in place: used for several kinds, or
+   * for values that are no resource. Where it types a v2 list, it is replaced by a v2 copy.
+   */
+  needsCopies(container: Container): boolean {
+    const generic = this.generics.get(container);
+    return generic !== undefined && (generic.foreign || generic.kinds.size > 1);
   }
 
   /** `Page<Group>` is an envelope of groups; `Page<Order>` is nothing of ours. */

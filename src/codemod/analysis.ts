@@ -55,6 +55,7 @@ export class Analysis {
     }
     this.gatherEvidence(true);
     this.markSharedTypes();
+    this.keepDestructuredReads();
     this.plan.planPaths();
     for (const file of this.files.values()) file.flow.typesChanged();
   }
@@ -84,6 +85,17 @@ export class Analysis {
       for (const call of file.calls) this.types.within(call, !this.plan.migrates(call), () => evidence.gatherCall(call));
       this.types.within(undefined, false, () => evidence.gather(file.sf, file.flow, useChecker, (call) => !this.plan.migrates(call)));
       file.flow.typesChanged();
+    }
+  }
+
+  /** `const { items } = await res.json()` after a read by list: v2 Get answers no list to take apart. */
+  private keepDestructuredReads(): void {
+    for (const file of this.files.values()) {
+      for (const [, shape] of file.flow.destructured()) {
+        if (shape.kind !== 'envelope' || shape.call?.operation !== 'get-by-list') continue;
+        const call = shape.call;
+        this.plan.demote(call, `this read of one ${call.resource.singular} takes its list apart ({ items }): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
+      }
     }
   }
 

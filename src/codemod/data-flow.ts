@@ -69,6 +69,11 @@ export class DataFlow {
     return this.text.declarationOf(node);
   }
 
+  /** Destructuring patterns the flow reached, with what they take apart. */
+  destructured(): IterableIterator<[ts.BindingPattern, Shape]> {
+    return this.patterns.entries();
+  }
+
   /** Declarations the flow gave a shape, for the evidence their written types give. */
   declarations(): IterableIterator<[ts.Declaration, Shape]> {
     return this.declared.entries();

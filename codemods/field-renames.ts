@@ -25,7 +25,7 @@ const HARMLESS_CALLEES = /^(console\.\w+|JSON\.stringify|String|Number|Boolean|O
 /** API resources handed to a function the run does not see: the fields read there are not migrated. */
 function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
-  if (HARMLESS_CALLEES.test(callee) || ctx.file.calls.some((c) => c.call === call)) return;
+  if (HARMLESS_CALLEES.test(callee) || ctx.analysis.isV1Call(call)) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.
   const declaration = ctx.analysis.text.declarationOf(ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression);
   const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;

@@ -60,6 +60,13 @@ export class Analysis {
     for (const file of this.files.values()) file.flow.typesChanged();
   }
 
+  private callNodes?: Set<ts.CallExpression>;
+
+  isV1Call(node: ts.CallExpression): boolean {
+    this.callNodes ??= new Set(this.plan.calls.map((c) => c.call));
+    return this.callNodes.has(node);
+  }
+
   /** A file's analysis; a file outside the candidates (one declaring resource types) gets one with no calls. */
   fileAnalysis(sf: ts.SourceFile): FileAnalysis {
     let file = this.files.get(sf);

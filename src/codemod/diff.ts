@@ -1,9 +1,20 @@
 /** Unified diffs of a run (the `diff` library), coloured for a terminal when asked. */
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, formatPatch } from 'diff';
 import type { FileOutcome } from './engine.js';
+import { patchOf } from './line-changes.js';
 
+const made = new WeakMap<FileOutcome, string>();
+
+/** A file's diff, made once however often the patch and the reports ask for it. */
 export function unifiedDiff(file: FileOutcome): string {
-  return createTwoFilesPatch(`a/${file.relative}`, `b/${file.relative}`, file.before, file.after, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
+  let diff = made.get(file);
+  if (diff === undefined) {
+    const [from, to] = [`a/${file.relative}`, `b/${file.relative}`];
+    // The engine knows which lines its edits changed; a search for them is only the fallback.
+    diff = (file.changes ? formatPatch(patchOf(from, to, file.before, file.after, file.changes)) : createTwoFilesPatch(from, to, file.before, file.after, undefined, undefined, { context: 3 })).replace(/^=+\n/, '');
+    made.set(file, diff);
+  }
+  return diff;
 }
 
 const COLOURS = { add: '\x1b[32m', remove: '\x1b[31m', hunk: '\x1b[36m', header: '\x1b[1m', reset: '\x1b[0m' };

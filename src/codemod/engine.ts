@@ -10,11 +10,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
-import { hasV1Path } from '../contract/index.js';
+import { mayCallV1 } from '../contract/index.js';
 import { UsageError } from '../errors.js';
 import { Analysis } from './analysis.js';
+import { lineChanges, type LineChange } from './line-changes.js';
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
-import { applyEdits, lineOf, readSourceText, restore, TODO_MARK, type TextEdit } from './source-text.js';
+import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
 
 export interface ReviewItem {
@@ -32,6 +33,8 @@ export interface FileOutcome {
   changed: boolean;
   review: ReviewItem[];
   error?: string;
+  /** The lines the edits changed, for the diff. */
+  changes?: LineChange[];
 }
 
 export interface CodemodRun {
@@ -50,9 +53,13 @@ function scriptKind(path: string): ts.ScriptKind {
 
 /** Syntax errors of a text, by the same parser; empty when it parses. */
 export function syntaxErrors(path: string, text: string): string[] {
-  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path));
+  return parseErrors(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path)));
+}
+
+/** Syntax errors of a parsed file, each as `line: message`. */
+function parseErrors(sf: ts.SourceFile): string[] {
   const diagnostics = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics ?? [];
-  return diagnostics.map((d) => `${lineOf(text, d.start ?? 0)}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  return diagnostics.map((d) => `${sf.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
 }
 
 /**
@@ -62,41 +69,40 @@ export function syntaxErrors(path: string, text: string): string[] {
 export function pendingReview(text: string, fresh: readonly ReviewItem[] = []): ReviewItem[] {
   const items: ReviewItem[] = [];
   const lines = text.split('\n');
+  const known = new Map(fresh.map((f) => [`${f.line}\u0000${f.why}`, f.transform]));
   lines.forEach((line, i) => {
     const at = line.indexOf(`// ${TODO_MARK}`);
     if (at < 0 || line.slice(0, at).trim() !== '') return;
     const why = line.slice(at + TODO_MARK.length + 3).replace(/\r$/, '').trim();
     let below = i + 1;
     while (below < lines.length && lines[below]!.includes(`// ${TODO_MARK}`)) below += 1;
-    const known = fresh.find((f) => f.why === why && f.line === below + 1);
-    items.push({ line: below + 1, why, transform: known?.transform ?? 'earlier run' });
+    items.push({ line: below + 1, why, transform: known.get(`${below + 1}\u0000${why}`) ?? 'earlier run' });
   });
   return items;
 }
 
-/** Where a position of the old text lands in the new one. */
-function shift(position: number, edits: readonly TextEdit[]): number {
-  let delta = 0;
-  for (const e of edits) if (e.end <= position) delta += e.text.length - (e.end - e.start);
-  return position + delta;
-}
-
-interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error'> {}
+interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error' | 'changes'> {}
 
 function migrateFile(path: string, sf: ts.SourceFile, analysis: Analysis, transforms: readonly Transform[], raw: string): FileResult {
   const source = readSourceText(raw);
+  // Input that does not parse is not ours to guess at: it is reported with its line and left alone.
+  const broken = parseErrors(sf);
+  if (broken.length > 0) return { after: raw, review: [], error: `does not parse (line ${broken[0]}); the file is left as it was` };
   const ctx = new TransformContext(sf, source, analysis.fileAnalysis(sf), analysis);
   for (const transform of transforms) {
     ctx.transform = transform.name;
     transform.apply(ctx);
   }
-  const output = applyEdits(source.text, ctx.edits);
+  const sorted = sortedEdits(ctx.edits);
+  const output = applySorted(source.text, sorted);
   const errors = syntaxErrors(path, output);
-  if (errors.length > 0 && syntaxErrors(path, source.text).length === 0) {
+  if (errors.length > 0) {
     return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was` };
   }
-  const fresh = ctx.todos.map((t) => ({ line: lineOf(output, shift(t.position, ctx.edits)), why: t.why, transform: t.transform }));
-  return { after: restore(source, output), review: pendingReview(output, fresh) };
+  const lines = new Lines(output);
+  const shift = new Shift(sorted);
+  const fresh = ctx.todos.map((t) => ({ line: lines.lineOf(shift.of(t.position)), why: t.why, transform: t.transform }));
+  return { after: restore(source, output), review: pendingReview(output, fresh), changes: lineChanges(source.text, output, sorted) };
 }
 
 /** Called as files are done: how many of how many. */
@@ -139,7 +145,7 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
  * that import them or import the types they import: those may read resource fields.
  */
 function candidates(raws: ReadonlyMap<string, string>, typed: boolean): Set<string> {
-  const marked = new Set([...raws].filter(([, raw]) => hasV1Path(raw)).map(([path]) => path));
+  const marked = new Set([...raws].filter(([, raw]) => mayCallV1(raw)).map(([path]) => path));
   if (!typed || marked.size === 0) return marked;
   const byStem = new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
   const targets = new Set(marked);

@@ -6,6 +6,8 @@ export interface TextEdit {
   start: number;
   end: number;
   text: string;
+  /** The transform that asked for it, for the message when two edits clash. */
+  by?: string;
 }
 
 const BOM = '\uFEFF';
@@ -29,10 +31,10 @@ export function restore(source: SourceText, text: string): string {
 
 /** Applies non-overlapping edits; at one position, insertions go before a replacement, in the order given. */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const sorted = edits
-    .map((e, i) => ({ e, i }))
-    .sort((a, b) => a.e.start - b.e.start || (a.e.end - a.e.start === 0 ? 0 : 1) - (b.e.end - b.e.start === 0 ? 0 : 1) || a.i - b.i)
-    .map((x) => x.e);
+  return applySorted(text, sortedEdits(edits));
+}
+
+export function applySorted(text: string, sorted: readonly TextEdit[]): string {
   let out = '';
   let at = 0;
   for (const edit of sorted) {
@@ -45,9 +47,67 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
 
 /** 1-based line of a position. */
 export function lineOf(text: string, position: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < position; i = text.indexOf('\n', i + 1)) line += 1;
-  return line;
+  return new Lines(text).lineOf(position);
+}
+
+/** Line numbers of many positions of one text, each by a binary search over its line starts. */
+export class Lines {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  lineOf(position: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+}
+
+/** Edits sorted by start, checked for overlaps once (a clash names both transforms). */
+export function sortedEdits(edits: readonly TextEdit[]): TextEdit[] {
+  const sorted = edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.start - b.e.start || (a.e.end - a.e.start === 0 ? 0 : 1) - (b.e.end - b.e.start === 0 ? 0 : 1) || a.i - b.i)
+    .map((x) => x.e);
+  for (let k = 1; k < sorted.length; k++) {
+    const [a, b] = [sorted[k - 1]!, sorted[k]!];
+    if (b.start < a.end) {
+      const [later, earlier] = edits.indexOf(a) > edits.indexOf(b) ? [a, b] : [b, a];
+      throw new Error(`${later.by ?? 'a transform'}: an edit at ${later.start}-${later.end} overlaps one at ${earlier.start}-${earlier.end}`);
+    }
+  }
+  return sorted;
+}
+
+/** Where positions of the old text land in the new one, by a binary search over the sorted edits. */
+export class Shift {
+  private readonly ends: number[];
+  private readonly deltas: number[];
+
+  constructor(sorted: readonly TextEdit[]) {
+    this.ends = sorted.map((e) => e.end);
+    let delta = 0;
+    this.deltas = sorted.map((e) => (delta += e.text.length - (e.end - e.start)));
+  }
+
+  /** The new position of an old one: every edit that ends at or before it moves it. */
+  of(position: number): number {
+    let lo = 0;
+    let hi = this.ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ends[mid]! <= position) lo = mid + 1;
+      else hi = mid;
+    }
+    return position + (lo > 0 ? this.deltas[lo - 1]! : 0);
+  }
 }
 
 export const TODO_MARK = 'migrate-v2-todo:';

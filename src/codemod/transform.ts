@@ -26,6 +26,8 @@ export class TransformContext {
   readonly todos: Todo[] = [];
   /** Claimed ranges, sorted by start, for a binary search. */
   private readonly claimed: [number, number][] = [];
+  private longestClaim = 0;
+  private readonly noted = new Set<string>();
   /** The v1 calls of this file that migrate. */
   readonly calls: readonly V1Call[];
   transform = '';
@@ -50,23 +52,41 @@ export class TransformContext {
 
   /** True when an earlier transform took a range that overlaps the node. */
   isClaimed(node: ts.Node): boolean {
+    if (this.claimed.length === 0) return false;
     const start = node.getStart(this.sf);
-    return this.claimed.some(([s, e]) => start < e && node.end > s);
+    // Claims sorted by start: only those starting before the node ends, and not further back than the longest claim, can overlap it.
+    for (let i = this.firstStartingAtOrAfter(node.end) - 1; i >= 0; i--) {
+      const [s, e] = this.claimed[i]!;
+      if (s < start - this.longestClaim) break;
+      if (start < e && node.end > s) return true;
+    }
+    return false;
   }
 
   claim(node: ts.Node): void {
-    this.claimed.push([node.getStart(this.sf), node.end]);
+    const range: [number, number] = [node.getStart(this.sf), node.end];
+    this.claimed.splice(this.firstStartingAtOrAfter(range[0]), 0, range);
+    this.longestClaim = Math.max(this.longestClaim, range[1] - range[0]);
+  }
+
+  private firstStartingAtOrAfter(position: number): number {
+    let lo = 0;
+    let hi = this.claimed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.claimed[mid]![0] < position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   replace(node: ts.Node, text: string): void {
     this.edit(node.getStart(this.sf), node.end, text);
   }
 
-  /** Two transforms touching the same text is a bug in them: the file is reported, not half-migrated. */
+  /** Edits are checked for clashes once, when the engine sorts them: two transforms touching the same text is a bug in them. */
   edit(start: number, end: number, text: string): void {
-    const clash = this.edits.find((e) => start < e.end && end > e.start);
-    if (clash) throw new Error(`${this.transform}: an edit at ${start}-${end} overlaps one at ${clash.start}-${clash.end}`);
-    this.edits.push({ start, end, text });
+    this.edits.push({ start, end, text, by: this.transform });
   }
 
   /** A manual-review note above the statement that holds the node. */
@@ -74,7 +94,9 @@ export class TransformContext {
     let statement: ts.Node = node;
     while (statement.parent && !ts.isSourceFile(statement.parent) && !ts.isBlock(statement.parent) && !ts.isClassElement(statement) && !ts.isCaseClause(statement.parent)) statement = statement.parent;
     const position = statement.getStart(this.sf);
-    if (this.todos.some((t) => t.position === position && t.why === why)) return;
+    const key = `${position}\u0000${why}`;
+    if (this.noted.has(key)) return;
+    this.noted.add(key);
     this.todos.push({ position, why, transform: this.transform });
     const edit = todoEdit(this.source, position, why);
     if (edit) this.edits.push(edit);

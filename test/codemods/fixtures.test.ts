@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSFORMS } from '../../codemods/index.js';
+import { applyPatch } from 'diff';
+import { unifiedDiff } from '../../src/codemod/diff.js';
 import { runCodemod } from '../../src/codemod/engine.js';
 import type { Transform } from '../../src/codemod/transform.js';
 
@@ -33,6 +35,8 @@ describe.each(groups)('fixtures/codemods/%s', (group) => {
     const name = input.replace('.input', '');
     const first = migrate(name, source);
     expect(first.after).toBe(expected);
+    // The diff is made from the edits, not searched for: applied to the input, it gives the output.
+    if (first.changed) expect(applyPatch(source, unifiedDiff(first))).toBe(first.after);
     expect(migrate(name, first.after).after, 'a second run changes nothing').toBe(first.after);
     for (const transform of TRANSFORMS) {
       const once = migrate(name, source, [transform]).after;

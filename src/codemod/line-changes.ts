@@ -1,0 +1,83 @@
+/**
+ * The lines a file's edits changed, worked out from the edits themselves: the codemod knows where
+ * it wrote, so its diff needs no search for what changed (a line diff of a large file, where
+ * thousands of lines change, grows with the square of its size).
+ */
+import type { StructuredPatch } from 'diff';
+import { Lines, type TextEdit } from './source-text.js';
+
+/** Old lines `oldFrom..oldTo` (0-based, inclusive; empty when oldFrom > oldTo) became new lines `newFrom..newTo`. */
+export interface LineChange {
+  oldFrom: number;
+  oldTo: number;
+  newFrom: number;
+  newTo: number;
+}
+
+export function lineChanges(before: string, after: string, sorted: readonly TextEdit[]): LineChange[] {
+  const oldLines = new Lines(before);
+  const newLines = new Lines(after);
+  const out: LineChange[] = [];
+  let delta = 0;
+  for (const e of sorted) {
+    const newStart = e.start + delta;
+    delta += e.text.length - (e.end - e.start);
+    const change = { oldFrom: oldLines.lineOf(e.start) - 1, oldTo: oldLines.lineOf(e.end) - 1, newFrom: newLines.lineOf(newStart) - 1, newTo: newLines.lineOf(e.end + delta) - 1 };
+    const last = out[out.length - 1];
+    if (last && change.oldFrom <= last.oldTo) {
+      last.oldTo = Math.max(last.oldTo, change.oldTo);
+      last.newTo = Math.max(last.newTo, change.newTo);
+    } else out.push(change);
+  }
+  const a = before.split('\n');
+  const b = after.split('\n');
+  // A note inserted above a line touches that line without changing it: keep only what differs.
+  for (const c of out) {
+    while (c.oldFrom <= c.oldTo && c.newFrom <= c.newTo && a[c.oldFrom] === b[c.newFrom]) [c.oldFrom, c.newFrom] = [c.oldFrom + 1, c.newFrom + 1];
+    while (c.oldFrom <= c.oldTo && c.newFrom <= c.newTo && a[c.oldTo] === b[c.newTo]) [c.oldTo, c.newTo] = [c.oldTo - 1, c.newTo - 1];
+  }
+  return out.filter((c) => c.oldFrom <= c.oldTo || c.newFrom <= c.newTo);
+}
+
+const NO_NEWLINE = '\\ No newline at end of file';
+
+/** The hunks of a unified diff with `context` lines around each change, as the `diff` library formats them. */
+export function patchOf(oldName: string, newName: string, before: string, after: string, changes: readonly LineChange[], context = 3): StructuredPatch {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  // A text ending in a newline splits into one empty string too many.
+  const aCount = before.endsWith('\n') ? a.length - 1 : a.length;
+  const bCount = after.endsWith('\n') ? b.length - 1 : b.length;
+  const hunks: StructuredPatch['hunks'] = [];
+  let i = 0;
+  while (i < changes.length) {
+    let j = i;
+    while (j + 1 < changes.length && changes[j + 1]!.oldFrom - changes[j]!.oldTo - 1 <= 2 * context) j += 1;
+    const first = changes[i]!;
+    const last = changes[j]!;
+    const oldStart = Math.max(0, first.oldFrom - context);
+    const oldEnd = Math.min(aCount - 1, last.oldTo + context);
+    const lines: string[] = [];
+    const old = (k: number, mark: string): void => {
+      lines.push(`${mark}${a[k]}`);
+      if (k === aCount - 1 && !before.endsWith('\n')) lines.push(NO_NEWLINE);
+    };
+    const neu = (k: number): void => {
+      lines.push(`+${b[k]}`);
+      if (k === bCount - 1 && !after.endsWith('\n')) lines.push(NO_NEWLINE);
+    };
+    let k = oldStart;
+    for (const c of changes.slice(i, j + 1)) {
+      for (; k < c.oldFrom; k++) old(k, ' ');
+      for (; k <= c.oldTo; k++) old(k, '-');
+      for (let n = c.newFrom; n <= c.newTo; n++) neu(n);
+    }
+    for (; k <= oldEnd; k++) old(k, ' ');
+    const oldLines = lines.filter((l) => l[0] === ' ' || l[0] === '-').length;
+    const newLines = lines.filter((l) => l[0] === ' ' || l[0] === '+').length;
+    const newStart = oldStart + (first.newFrom - first.oldFrom);
+    hunks.push({ oldStart: oldLines === 0 ? oldStart : oldStart + 1, oldLines, newStart: newLines === 0 ? newStart : newStart + 1, newLines, lines });
+    i = j + 1;
+  }
+  return { oldFileName: oldName, newFileName: newName, oldHeader: undefined, newHeader: undefined, hunks };
+}

@@ -9,7 +9,7 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { isPathLiteral, type PathLiteral } from '../src/codemod/static-text.js';
 import type { PathCopy } from '../src/codemod/call-plan.js';
-import { endsWithV1Prefix, hasV1Path, renamedCollections } from '../src/contract/index.js';
+import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
 import { forEachNode } from './helpers.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
@@ -35,6 +35,22 @@ function strayLiterals(ctx: TransformContext): PathLiteral[] {
   return out;
 }
 
+/** `.../iam/${version}/groups` where `version` is a parameter or variable that defaults to 'v1'. */
+function versionChosenAtRunTime(ctx: TransformContext): PathLiteral[] {
+  const out: PathLiteral[] = [];
+  forEachNode(ctx.sf, (node) => {
+    if (!ts.isTemplateExpression(node)) return;
+    const pieces = [node.head, ...node.templateSpans.map((s) => s.literal)];
+    node.templateSpans.forEach((span, i) => {
+      if (!endsWithDomain(pieces[i]!.text) || !ts.isIdentifier(span.expression)) return;
+      const d = ctx.analysis.text.declarationOf(span.expression);
+      const init = d && (ts.isParameter(d) || ts.isVariableDeclaration(d)) ? d.initializer : undefined;
+      if (init && ts.isStringLiteralLike(init) && init.text === V1_SEGMENT) out.push(pieces[i]!);
+    });
+  });
+  return out;
+}
+
 function someLiteral(node: ts.Node, test: (l: PathLiteral) => boolean): boolean {
   return (isPathLiteral(node) && test(node)) || (ts.forEachChild(node, (child) => someLiteral(child, test) || undefined) ?? false);
 }
@@ -52,14 +68,15 @@ export const paths: Transform = {
     for (const [holder, copyName] of plan.unfollowed) {
       if (holder.getSourceFile() === ctx.sf) ctx.todo(holder, `this v1 path is also read where migrate-v2 cannot follow, so it stays on v1; the migrated calls use ${copyName}`);
     }
-    for (const [literal, text] of plan.rewrites) {
-      if (literal.getSourceFile() === ctx.sf && !ctx.isClaimed(literal)) ctx.replace(literal, text);
-    }
+    for (const [literal, text] of plan.rewritesIn(ctx.sf)) if (!ctx.isClaimed(literal)) ctx.replace(literal, text);
     const runtimeCollection = (l: PathLiteral) => (ts.isTemplateHead(l) || ts.isTemplateMiddle(l)) && endsWithV1Prefix(l.text);
     for (const call of ctx.file.unplaced) {
       // A collection chosen at run time gets its own note below.
       if (call.arguments[0] && someLiteral(call.arguments[0], runtimeCollection)) continue;
       ctx.todo(call, 'a v1 call the migration contract does not describe (method or path): it stays on v1; migrate it by hand');
+    }
+    for (const literal of versionChosenAtRunTime(ctx)) {
+      ctx.todo(literal, `the API version in this path is a parameter that defaults to '${V1_SEGMENT}': v2beta1 differs in more than the version (collection spellings, list keys, field names, pages), so its calls stay on v1; migrate them by hand`);
     }
     for (const literal of strayLiterals(ctx)) {
       if (runtimeCollection(literal)) {

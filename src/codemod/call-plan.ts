@@ -82,6 +82,20 @@ export class CallPlan {
     this.readLiterals = new Set(calls.flatMap((c) => c.parts.literals));
   }
 
+  private byFile?: Map<ts.SourceFile, [PathLiteral, string][]>;
+
+  /** The planned rewrites of one file's literals. */
+  rewritesIn(sf: ts.SourceFile): [PathLiteral, string][] {
+    if (!this.byFile) {
+      this.byFile = new Map();
+      for (const entry of this.rewrites) {
+        const file = entry[0].getSourceFile();
+        this.byFile.set(file, [...(this.byFile.get(file) ?? []), entry]);
+      }
+    }
+    return this.byFile.get(sf) ?? [];
+  }
+
   migrates(call: V1Call): boolean {
     return this.decisions.get(call)?.verdict === 'migrate';
   }
@@ -94,6 +108,7 @@ export class CallPlan {
   planPaths(): void {
     for (let round = 0; round < 4; round++) {
       this.rewrites.clear();
+      this.byFile = undefined;
       this.copies.length = 0;
       this.unfollowed.clear();
       if (!this.planRound()) break;

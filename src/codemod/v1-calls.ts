@@ -183,7 +183,9 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText): CallScan {
       const r = recognise(node, text);
       const path = r ? text.of(r.urlNode) : undefined;
       if (r && path !== undefined) {
-        const parts: Evaluated = { text: r.prefix.text + path.text, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
+        // got and ky join a prefixUrl and a path with one slash; axios's baseURL is a plain prefix.
+        const joint = (r.client === 'got' || r.client === 'ky') && r.prefix.text && !r.prefix.text.endsWith('/') && !path.text.startsWith('/') ? '/' : '';
+        const parts: Evaluated = { text: r.prefix.text + joint + path.text, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
         const placed = classify(parts.text, r.method);
         if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}) });
         else if (hasV1Path(parts.text)) unplaced.push(node);

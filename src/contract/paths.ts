@@ -90,6 +90,24 @@ const DOMAIN_NAMES = [...new Set(RESOURCES.map((r) => r.domain))].join('|');
 const V1_PREFIX = new RegExp(`\\/(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}(?=[/?#'"\`$]|$)`, 'g');
 const ENDS_WITH_V1_PREFIX = new RegExp(`\\/(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}\\/$`);
 
+const ENDS_WITH_DOMAIN = new RegExp(`\\/(${DOMAIN_NAMES})\\/$`);
+
+/** Whether a text ends with a domain's prefix before its version segment: `.../iam/`. */
+export function endsWithDomain(text: string): boolean {
+  return ENDS_WITH_DOMAIN.test(text);
+}
+
+/** The v1 version segment, as a version parameter would hold it. */
+export const V1_SEGMENT = VERSION_SEGMENT.v1;
+
+const DOMAIN_THEN_HOLE = new RegExp(`\\/(${DOMAIN_NAMES})\\/\\$\\{`);
+const V1_SEGMENT_LITERAL = new RegExp(`['"\`]${VERSION_SEGMENT.v1}['"\`]`);
+
+/** Whether a text may call v1: a v1 path in it, or a domain path whose version is chosen at run time with 'v1' at hand. */
+export function mayCallV1(text: string): boolean {
+  return hasV1Path(text) || (DOMAIN_THEN_HOLE.test(text) && V1_SEGMENT_LITERAL.test(text));
+}
+
 /** Path prefixes of the API's domains, in any version: `/iam/`, `/registry/`, ... */
 export function apiPathPrefixes(): string[] {
   return DOMAIN_NAMES.split('|').map((d) => `/${d}/`);

@@ -4,7 +4,7 @@
  * holds, which must be renamed, and which files are not API code and must stay byte-identical.
  *
  * Styles: fetch with casts and declared return types, axios instances with a type argument and a
- * v1 `baseURL`, undici `request`, an endpoint table, a path constant shared by a list (migrates) and
+ * v1 `baseURL`, undici `request`, a got instance with a v1 `prefixUrl`, ky with `.json<T>()`, an endpoint table, a path constant shared by a list (migrates) and
  * a delete v2beta1 does not offer (stays on v1), `const url` holding a resource's id, resource types
  * declared in a shared package with members v1 never served, read across packages through
  * parameters, callbacks and destructuring. Non-API code uses `.id`, `.items` and `createdAt` on its
@@ -68,6 +68,24 @@ export interface ListResponse<T> {
 /** One page of anything: the database layer uses it too. */
 export interface Page<T> {
   items: T[];
+}
+`;
+
+/** Node's process, and the little of got's and ky's types the clients use (their packages are not installed here). */
+const GLOBALS = `declare const process: { env: Record<string, string | undefined> };
+
+declare module 'got' {
+  interface Request { json<T>(): Promise<T> }
+  interface Got { (url: string, options?: object): Request; get(url: string, options?: object): Request; extend(options: { prefixUrl?: string }): Got }
+  const got: Got;
+  export default got;
+}
+
+declare module 'ky' {
+  interface Request { json<T>(): Promise<T> }
+  interface Ky { (url: string, options?: object): Request; get(url: string, options?: object): Request; create(options: { prefixUrl?: string }): Ky }
+  const ky: Ky;
+  export default ky;
 }
 `;
 
@@ -171,6 +189,32 @@ function apiFile(i: number, style: number): { text: string; expected: Record<str
       '}',
     );
     return { text: lines.join('\n') + '\n', expected: { '.uid': 3, '.id': 0 } };
+  }
+  if (style === 5) {
+    lines.push(
+      "import got from 'got';",
+      "import type { Group } from '../../types/src/resources.js';",
+      '',
+      "const platform = got.extend({ prefixUrl: 'https://platform.example.com/iam/v1' });",
+      '',
+      `export async function groupNames${n}(): Promise<string[]> {`,
+      "  const body = await platform.get('groups').json<{ items: Group[] }>();",
+      '  return body.items.map((g) => `${g.name}:${g.id}`);',
+      '}',
+    );
+    return { text: lines.join('\n') + '\n', expected: { '.uid': 1, '.id': 0 } };
+  }
+  if (style === 6) {
+    lines.push(
+      "import ky from 'ky';",
+      "import type { Identity } from '../../types/src/resources.js';",
+      '',
+      `export async function identityIds${n}(): Promise<string[]> {`,
+      "  const page = await ky.get('https://platform.example.com/iam/v1/identities').json<{ items: Identity[] }>();",
+      '  return page.items.map((p) => `${p.id} ${p.updatedAt}`);',
+      '}',
+    );
+    return { text: lines.join('\n') + '\n', expected: { '.uid': 1, '.updateTime': 1, '.id': 0 } };
   }
   // style 4: a list read through the Page type the database layer shares: the v2 list gets its own type.
   lines.push(
@@ -280,7 +324,7 @@ export function generateMonorepo(root: string, files: number, seed = 7, nodeModu
   };
   write('package.json', '{ "private": true, "type": "module" }\n');
   write('tsconfig.json', `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: true }, include: ['**/*.ts'] }, null, 2)}\n`);
-  write('globals.d.ts', 'declare const process: { env: Record<string, string | undefined> };\n');
+  write('globals.d.ts', GLOBALS);
   if (nodeModules) symlinkSync(nodeModules, join(root, 'node_modules'));
   write('packages/types/src/resources.ts', TYPES);
   // Group, Identity and Repo take v2 names; ListResponse (several kinds) and Page (database rows
@@ -289,7 +333,7 @@ export function generateMonorepo(root: string, files: number, seed = 7, nodeModu
   let written = 1;
   for (let i = 0; written < files; i++) {
     if (i % 10 === 0) {
-      const style = (i / 10) % 5;
+      const style = (i / 10) % 7;
       const api = apiFile(i, style);
       const path = `packages/api-${i % 10}/src/client-${i}.ts`;
       write(path, api.text);

@@ -61,7 +61,7 @@ function migrateCommandLine(): Command {
         'bindings. Shows a unified diff and changes nothing unless --write. What it cannot migrate with certainty ' +
         'gets a "// migrate-v2-todo:" comment and a manual-review entry with file and line.',
     )
-    .argument('[paths...]', 'files and directories to migrate', [])
+    .argument('[paths...]', 'files and directories to migrate (default: the current directory)')
     .option('--write', 'apply the changes (atomic writes; every result re-parsed)')
     .option('--check', 'exit 1 when changes or manual-review items are pending (for CI)')
     .option('--allow-dirty', 'with --write: change files that have uncommitted changes')

@@ -73,15 +73,16 @@ function findTsconfig(given: string | undefined, paths: readonly string[], cwd: 
   return ts.findConfigFile(from, ts.sys.fileExists);
 }
 
-export function migrateCommand(paths: readonly string[], o: MigrateCommandOptions, io: MigrateIo): MigrateOutcome {
+export function migrateCommand(paths: readonly string[] | undefined, o: MigrateCommandOptions, io: MigrateIo): MigrateOutcome {
+  const began = performance.now();
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
   const transforms = chooseTransforms(o.transforms);
   const format = o.report ? reportFormat(o.report, o.format) : undefined;
-  const files = findFiles(paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
+  const files = findFiles(paths && paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
   const started = performance.now();
   let drawn = 0;
   // Only for runs that last, and at most ten times a second: a progress line for a short run is noise.
-  const tsconfig = findTsconfig(o.tsconfig, paths, io.cwd);
+  const tsconfig = findTsconfig(o.tsconfig, paths ?? [], io.cwd);
   const run = runCodemod(files, transforms, io.cwd, {
     ...(tsconfig ? { tsconfig } : {}),
     progress: (done, total) => {
@@ -96,11 +97,20 @@ export function migrateCommand(paths: readonly string[], o: MigrateCommandOption
     if (!o.allowDirty) refuseDirty(changed.map((f) => f.path));
     for (const f of changed) writeAtomically(f.path, f.after);
   }
-  const report = buildReport(run, io.version, Boolean(o.write));
   const patch = changed.map(unifiedDiff).join('');
+  // The time a user waited: reading, analysis, diffs and writes, not the engine's part alone.
+  run.ms = performance.now() - began;
+  const report = buildReport(run, io.version, Boolean(o.write));
   if (o.report) writeAtomically(o.report, format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report));
   if (o.patch) writeAtomically(o.patch, patch);
-  if (io.env['GITHUB_STEP_SUMMARY']) appendFileSync(io.env['GITHUB_STEP_SUMMARY'], `${renderMarkdown(report)}\n`);
+  const stepSummary = io.env['GITHUB_STEP_SUMMARY'];
+  if (stepSummary) {
+    try {
+      appendFileSync(stepSummary, `${renderMarkdown(report)}\n`);
+    } catch (error) {
+      throw new UsageError(`cannot write GITHUB_STEP_SUMMARY ${stepSummary}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
 
   const summary = summarise(run);
   let stdout = '';

@@ -10,7 +10,12 @@ export function wholeNumber(flag: string, text: string, min: number, max: number
 
 /** `md` or `json`, by --format or the file name's extension. */
 export function reportFormat(path: string, format: string | undefined): 'md' | 'json' {
-  const chosen = format ?? extname(path).slice(1);
+  const named = extname(path).slice(1);
+  // JSON written into a .md (or markdown into a .json) is a mistake to refuse, not to carry out.
+  if (format && /^(md|markdown|json)$/.test(named) && (named === 'json') !== (format === 'json')) {
+    throw new UsageError(`--report ${path} --format ${format}: the file name says ${named}; name a .${format} file or drop --format`);
+  }
+  const chosen = format ?? named;
   if (chosen === 'md' || chosen === 'markdown') return 'md';
   if (chosen === 'json') return 'json';
   throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);

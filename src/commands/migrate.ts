@@ -12,6 +12,7 @@ import { findFiles } from '../codemod/files.js';
 import { buildReport, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
 import type { Transform } from '../codemod/transform.js';
 import { refuseDirty } from '../codemod/write-files.js';
+import { writeAll } from '../codemod/write-all.js';
 import { writeAtomically } from '../atomic-write.js';
 import { reportFormat } from './options.js';
 import { UsageError } from '../errors.js';
@@ -95,7 +96,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const changed = run.files.filter((f) => f.changed);
   if (o.write) {
     if (!o.allowDirty) refuseDirty(changed.map((f) => f.path));
-    for (const f of changed) writeAtomically(f.path, f.after);
+    writeAll(changed);
   }
   const patch = changed.map(unifiedDiff).join('');
   // The time a user waited: reading, analysis, diffs and writes, not the engine's part alone.

@@ -4,7 +4,8 @@
  * place; on any failure the files already renamed get their old text back, the temporary files are
  * removed, and one error says what failed.
  */
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 
 export interface FileToWrite {
@@ -14,6 +15,27 @@ export interface FileToWrite {
 }
 
 const reason = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
+const TEMP = /\.migrate-v2-(\d+)\.tmp$/;
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temporary files a killed run left beside the files this run writes. */
+function removeStaleTemps(files: readonly FileToWrite[]): void {
+  for (const dir of new Set(files.map((f) => dirname(f.path)))) {
+    for (const name of readdirSync(dir)) {
+      const pid = TEMP.exec(name)?.[1];
+      if (pid && Number(pid) !== process.pid && !running(Number(pid))) rmSync(join(dir, name), { force: true });
+    }
+  }
+}
 
 export function writeAll(files: readonly FileToWrite[]): void {
   for (const f of files) {
@@ -25,6 +47,7 @@ export function writeAll(files: readonly FileToWrite[]): void {
     }
     if (now !== f.before) throw new UsageError(`${f.path} changed on disk while migrate-v2 ran; no file was changed: run it again`);
   }
+  removeStaleTemps(files);
   const temps = files.map((f) => `${f.path}.migrate-v2-${process.pid}.tmp`);
   const renamed: FileToWrite[] = [];
   const written: string[] = [];

@@ -48,3 +48,12 @@ it('changes nothing when a temporary file cannot be made, and removes the ones i
   for (const f of fs) expect(readFileSync(f.path, 'utf8')).toBe(f.before);
   for (const f of fs.slice(0, 2)) expect(readdirSync(f.dir)).toEqual(['client.ts']);
 });
+
+it('removes the temporary files a killed run left beside the files it writes', () => {
+  const fs = files(2);
+  // A pid far above any the kernel hands out here: no such process runs.
+  const stale = `${fs[0]!.path}.migrate-v2-99999999.tmp`;
+  writeFileSync(stale, 'half of an earlier run');
+  writeAll(fs);
+  expect(readdirSync(fs[0]!.dir)).toEqual(['client.ts']);
+});

@@ -14,6 +14,16 @@ function withQuery(path: string, query: URLSearchParams): string {
   return text ? `${path}?${text}` : path;
 }
 
+/** The records of a v1 list answer; a 200 that is not such a list makes the kind incomplete, never "parity holds". */
+function recordsOf(body: unknown, endpoint: ListEndpoint): Json[] {
+  const list = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Json)[endpoint.envelopeKey] : undefined;
+  if (!Array.isArray(list) || list.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) {
+    const seen = JSON.stringify(body)?.slice(0, 60) ?? String(body);
+    throw new Error(`v1 ${endpoint.path} answered 200 without a list of records under "${endpoint.envelopeKey}" (got ${seen})`);
+  }
+  return list as Json[];
+}
+
 /** Every v1 record of a kind. v1 advisories page; the rest answer everything at once. */
 export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters: URLSearchParams, maxPages: number): Promise<Json[]> {
   const items: Json[] = [];
@@ -22,8 +32,9 @@ export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters:
     const query = new URLSearchParams(filters);
     if (endpoint.paginated) query.set(LIST_PARAMS.pageSize, String(LIST_CONTRACT.pageSize.max));
     if (token) query.set(LIST_PARAMS.pageToken, token);
-    const body = (await client.getJson(withQuery(endpoint.path, query))) as Json;
-    items.push(...((body[endpoint.envelopeKey] as Json[] | undefined) ?? []));
+    const body = await client.getJson(withQuery(endpoint.path, query));
+    // One record at a time: spreading a page into push() overflows the stack past ~125,000 records.
+    for (const record of recordsOf(body, endpoint)) items.push(record);
     token = endpoint.paginated ? String(body[ENVELOPE.nextPageToken] ?? '') : '';
     if (!token) return items;
   }

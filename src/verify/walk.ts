@@ -35,7 +35,7 @@ export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters:
     const body = await client.getJson(withQuery(endpoint.path, query));
     // One record at a time: spreading a page into push() overflows the stack past ~125,000 records.
     for (const record of recordsOf(body, endpoint)) items.push(record);
-    token = endpoint.paginated ? String(body[ENVELOPE.nextPageToken] ?? '') : '';
+    token = endpoint.paginated ? String((body as Json)[ENVELOPE.nextPageToken] ?? '') : '';
     if (!token) return items;
   }
   throw new Error(`v1 list ${endpoint.path} went past ${maxPages} pages`);

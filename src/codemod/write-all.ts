@@ -6,6 +6,7 @@
  */
 import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempPathFor } from '../atomic-write.js';
 import { UsageError } from '../errors.js';
 
 export interface FileToWrite {
@@ -48,7 +49,7 @@ export function writeAll(files: readonly FileToWrite[]): void {
     if (now !== f.before) throw new UsageError(`${f.path} changed on disk while migrate-v2 ran; no file was changed: run it again`);
   }
   removeStaleTemps(files);
-  const temps = files.map((f) => `${f.path}.migrate-v2-${process.pid}.tmp`);
+  const temps = files.map((f) => tempPathFor(f.path));
   const renamed: FileToWrite[] = [];
   const written: string[] = [];
   try {

@@ -7,8 +7,6 @@ import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { HOLE, unwrap, type Evaluated, type StaticText } from './static-text.js';
 
-export { HOLE, unwrap } from './static-text.js';
-
 export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky';
 export type V1Operation = 'list' | 'get-by-list' | 'create' | 'update' | 'delete';
 

@@ -57,12 +57,12 @@ export const envelopes: Transform = {
     }
     copySharedListTypes(ctx);
     forEachNode(ctx.sf, (node) => {
-      if (ctx.isClaimed(node)) return;
       if (ts.isPropertyAccessExpression(node)) {
-        if (!V1_KEYS.has(node.name.text)) return;
+        // Only the name changes: the expression before it may hold another transform's edits.
+        if (!V1_KEYS.has(node.name.text) || ctx.isClaimed(node.name)) return;
         const shape = ctx.shapeOf(node.expression);
         if (shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && node.name.text === v1Key(shape.resource)) ctx.replace(node.name, v2Key(shape.resource));
-      } else if (ts.isObjectBindingPattern(node)) {
+      } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = ctx.patternShape(node);
         if (shape?.kind !== 'envelope' || shape.call?.operation === 'get-by-list') return;
         for (const element of node.elements) {

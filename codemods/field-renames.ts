@@ -52,18 +52,17 @@ export const fieldRenamesTransform: Transform = {
     }
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
-      if (ctx.isClaimed(node)) return;
       // Ask for a shape only where a name could change: the checker is the cost.
-      if (ts.isPropertyAccessExpression(node) && !RENAMED.has(node.name.text)) return;
+      if (ts.isPropertyAccessExpression(node) && (!RENAMED.has(node.name.text) || ctx.isClaimed(node.name))) return;
       if (ts.isPropertyAccessExpression(node)) {
         const shape = ctx.shapeOf(node.expression);
         const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.name.text) : undefined;
         if (to) ctx.replace(node.name, to);
-      } else if (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression)) {
+      } else if (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression) && !ctx.isClaimed(node.argumentExpression)) {
         const shape = ctx.shapeOf(node.expression);
         const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.argumentExpression.text) : undefined;
         if (to) ctx.replace(node.argumentExpression, quoteLike(ctx.textOf(node.argumentExpression), to));
-      } else if (ts.isObjectBindingPattern(node)) {
+      } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = ctx.patternShape(node) ?? checkedPattern(ctx, node);
         if (shape?.kind !== 'resource') return;
         for (const element of node.elements) {

@@ -73,13 +73,14 @@ export const getByList: Transform = {
     }
     if (envelopes.size === 0) return;
     forEachNode(ctx.sf, (node) => {
-      if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node)) return;
+      if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node.name)) return;
       const shape = ctx.shapeOf(node.expression);
       if (shape?.kind !== 'envelope' || !shape.call || !envelopes.has(shape.call) || node.name.text !== shape.resource.v1.endpoints.list!.envelopeKey) return;
       const parent = node.parent;
       if (ts.isElementAccessExpression(parent) && parent.expression === node && ctx.textOf(parent.argumentExpression) === '0') {
-        ctx.replace(parent, ctx.textOf(node.expression));
-        ctx.claim(parent);
+        // `.items[0]` goes; what comes before it may hold other edits (the URL's).
+        ctx.edit(node.expression.end, parent.end, '');
+        ctx.claim(node.name);
         return;
       }
       const check = emptinessCheck(node);

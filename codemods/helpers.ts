@@ -50,3 +50,29 @@ export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void
   };
   walk(root);
 }
+
+/**
+ * Adds a query parameter at the end of a URL expression: into its last literal piece when it has
+ * one (as the path plan rewrites it), else around it. `dynamic`: the query holds a `${...}`, so a
+ * quoted string becomes a template literal.
+ */
+export function appendQuery(ctx: TransformContext, urlNode: ts.Expression, query: string, dynamic = false): void {
+  const n = unwrap(urlNode);
+  const joiner = ctx.analysis.text.textOf(n)?.includes('?') ? '&' : '?';
+  const last = ts.isTemplateExpression(n) ? n.templateSpans[n.templateSpans.length - 1]!.literal : n;
+  if (ts.isStringLiteral(last) || ts.isNoSubstitutionTemplateLiteral(last) || ts.isTemplateTail(last)) {
+    const rewritten = ctx.plannedText(last);
+    const inner = rewritten.slice(0, -1);
+    const asTemplate = dynamic && ts.isStringLiteral(last) ? `\`${inner.slice(1).replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}` : inner;
+    ctx.replace(last, `${asTemplate}${joiner}${query}${dynamic ? '`' : rewritten.slice(-1)}`);
+    ctx.claim(last);
+  } else if (ts.isIdentifier(n)) {
+    ctx.replace(n, `\`\${${n.text}}${joiner}${query}\``);
+    ctx.claim(n);
+  } else {
+    // Appended, not wrapped: names inside the URL (a table member the path plan redirects) keep their own edits.
+    const parens = !(ts.isIdentifier(n) || ts.isPropertyAccessExpression(n) || ts.isCallExpression(n) || ts.isElementAccessExpression(n) || (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.PlusToken));
+    if (parens) ctx.edit(n.getStart(ctx.sf), n.getStart(ctx.sf), '(');
+    ctx.edit(n.end, n.end, `${parens ? ')' : ''} + ${dynamic ? '`' : "'"}${joiner}${query}${dynamic ? '`' : "'"}`);
+  }
+}

@@ -1,27 +1,132 @@
 /**
- * A v1 list returned everything; a v2 list returns a page. Every migrated list call is marked for
- * review (follow nextPageToken), and `items.length` used as a total becomes `Number(totalCount)`.
+ * A v1 list answered every record; a v2 list answers a page. A migrated list call whose records
+ * are read is wrapped in a small helper written into the file (see page-helpers.ts) that follows
+ * nextPageToken and answers every record, as v1 did. A list read only for its size asks for one
+ * page and reads `totalCount` instead. What cannot be wrapped keeps a note saying why.
  */
 import { ts } from 'ts-morph';
-import type { Transform } from '../src/codemod/transform.js';
-import { ENVELOPE, LIST_CONTRACT } from '../src/contract/index.js';
-import { forEachNode } from './helpers.js';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
+import type { V1Call } from '../src/codemod/v1-calls.js';
+import { ENVELOPE, LIST_CONTRACT, RESOURCES } from '../src/contract/index.js';
+import { appendQuery, forEachNode } from './helpers.js';
+import { PAGE_HELPER_NAMES, pageHelper, type PageKind } from './page-helpers.js';
+
+const v1Key = (call: V1Call) => call.resource.v1.endpoints.list!.envelopeKey;
+const V1_KEYS = new Set(RESOURCES.flatMap((r) => (r.v1.endpoints.list ? [r.v1.endpoints.list.envelopeKey] : [])));
+const HELPER_NAMES = new Set(Object.values(PAGE_HELPER_NAMES));
+
+/** `X.items` and `X.totalCount` where X is the list's envelope, for each list call of the file. */
+function envelopeReads(ctx: TransformContext): Map<V1Call, ts.PropertyAccessExpression[]> {
+  const out = new Map<V1Call, ts.PropertyAccessExpression[]>();
+  forEachNode(ctx.sf, (node) => {
+    if (!ts.isPropertyAccessExpression(node) || (node.name.text !== ENVELOPE.totalCount && !V1_KEYS.has(node.name.text))) return;
+    const shape = ctx.shapeOf(node.expression);
+    if (shape?.kind !== 'envelope' || shape.call?.operation !== 'list' || (node.name.text !== v1Key(shape.call) && node.name.text !== ENVELOPE.totalCount)) return;
+    out.set(shape.call, [...(out.get(shape.call) ?? []), node]);
+  });
+  return out;
+}
+
+/** `items.length`, or a `totalCount` already read: the list's size, not its records. */
+function readsSize(read: ts.PropertyAccessExpression): boolean {
+  return read.name.text === ENVELOPE.totalCount || (ts.isPropertyAccessExpression(read.parent) && read.parent.name.text === 'length');
+}
+
+/** `everyPage((page) => call, ...)`: a call an earlier run already wrapped. */
+function wrapped(node: ts.Expression): boolean {
+  const fn = node.parent;
+  const outer = fn?.parent;
+  return Boolean(fn && ts.isArrowFunction(fn) && outer && ts.isCallExpression(outer) && ts.isIdentifier(outer.expression) && HELPER_NAMES.has(outer.expression.text));
+}
+
+/** Whether the body is taken apart or handed on somewhere the item reads do not show. */
+function escapes(ctx: TransformContext, call: V1Call): boolean {
+  for (const [pattern, shape] of ctx.file.flow.destructured()) if (shape.kind === 'envelope' && shape.call === call && pattern.getSourceFile() === ctx.sf) return true;
+  let found = false;
+  forEachNode(ctx.sf, (node) => {
+    if (found || !ts.isReturnStatement(node) || !node.expression) return;
+    const shape = ctx.shapeOf(node.expression);
+    if (shape && 'call' in shape && shape.call === call) found = true;
+  });
+  return found;
+}
+
+/** The expression to wrap, and what it answers; or why it cannot be. */
+function pagedExpression(call: V1Call): { node: ts.Expression; kind: PageKind } | { why: string } {
+  if (call.via) return { node: call.call, kind: call.via.returns === 'body' ? 'body' : call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
+  const chained = ts.isPropertyAccessExpression(call.call.parent) && call.call.parent.name.text === 'json' && ts.isCallExpression(call.call.parent.parent) ? call.call.parent.parent : undefined;
+  switch (call.client) {
+    case 'fetch':
+      return { node: call.call, kind: 'response' };
+    case 'undici':
+      return { node: call.call, kind: 'undici' };
+    case 'axios':
+      return { node: call.call, kind: 'axios' };
+    case 'ky':
+      return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'response' };
+    case 'got':
+      return chained ? { node: chained, kind: 'body' } : { why: "got's response is read here, not its .json(): follow nextPageToken by hand" };
+  }
+}
+
+/** A name for the page parameter that the wrapped call does not already use. */
+function pageParameter(ctx: TransformContext, node: ts.Node): string {
+  const used = new Set<string>();
+  forEachNode(node, (n) => {
+    if (ts.isIdentifier(n)) used.add(n.text);
+  });
+  let name = 'page';
+  for (let i = 2; used.has(name); i++) name = `page${i}`;
+  return name;
+}
+
+function isTyped(sf: ts.SourceFile): boolean {
+  return !/\.[cm]?jsx?$/.test(sf.fileName);
+}
 
 export const pagination: Transform = {
   name: 'pagination',
-  description: 'marks list calls that now return one page; items.length as a total -> Number(totalCount)',
+  description: 'v1 lists that answered every record -> every v2 page gathered by a small helper in the file; a list read for its size -> Number(totalCount)',
   apply(ctx) {
+    const reads = envelopeReads(ctx);
+    const helpers = new Set<PageKind>();
+    const countOnly = new Set<V1Call>();
     for (const call of ctx.calls) {
       if (call.operation !== 'list' || call.resource.v1.endpoints.list!.paginated) continue;
-      ctx.todo(call.call, `v2 lists return one page (${LIST_CONTRACT.pageSize.default} by default, ${LIST_CONTRACT.pageSize.max} at most): follow nextPageToken until it is empty to read every ${call.resource.singular}`);
+      const seen = reads.get(call) ?? [];
+      if (seen.length > 0 && seen.every(readsSize) && !escapes(ctx, call)) {
+        countOnly.add(call);
+        continue;
+      }
+      const target = pagedExpression(call);
+      if ('node' in target && wrapped(target.node)) continue;
+      if ('why' in target) {
+        ctx.todo(call.call, `v2 lists return one page (${LIST_CONTRACT.pageSize.default} by default, ${LIST_CONTRACT.pageSize.max} at most): ${target.why}`);
+        continue;
+      }
+      const page = pageParameter(ctx, target.node);
+      const start = target.node.getStart(ctx.sf);
+      ctx.edit(start, start, `${PAGE_HELPER_NAMES[target.kind]}((${page}) => `);
+      ctx.edit(target.node.end, target.node.end, `, '${call.resource.v2.endpoints.list!.envelopeKey}')`);
+      appendQuery(ctx, call.urlNode, `\${${page}}`, true);
+      helpers.add(target.kind);
     }
-    forEachNode(ctx.sf, (node) => {
-      if (!ts.isPropertyAccessExpression(node) || node.name.text !== 'length' || !ts.isPropertyAccessExpression(node.expression) || ctx.isClaimed(node)) return;
-      const envelope = node.expression.expression;
-      const shape = ctx.shapeOf(envelope);
-      if (shape?.kind !== 'envelope' || shape.call?.operation === 'get-by-list' || node.expression.name.text !== shape.resource.v1.endpoints.list!.envelopeKey) return;
-      ctx.replace(node, `Number(${ctx.textOf(envelope)}.${ENVELOPE.totalCount})`);
-      ctx.claim(node);
-    });
+    for (const kind of helpers) {
+      const name = PAGE_HELPER_NAMES[kind];
+      if (new RegExp(`\\bfunction ${name}\\b`).test(ctx.sf.text)) continue;
+      const eol = ctx.source.eol;
+      const end = ctx.sf.text.length;
+      const gap = ctx.sf.text.endsWith('\n') ? eol : eol + eol;
+      ctx.edit(end, end, `${gap}${pageHelper(kind, name, isTyped(ctx.sf), eol)}${eol}`);
+    }
+    for (const call of countOnly) {
+      for (const read of reads.get(call)!) {
+        if (read.name.text === ENVELOPE.totalCount || ctx.isClaimed(read.name)) continue;
+        const start = read.getStart(ctx.sf);
+        ctx.edit(start, start, 'Number(');
+        ctx.edit(read.expression.end, read.parent.end, `.${ENVELOPE.totalCount})`);
+        ctx.claim(read.name);
+      }
+    }
   },
 };

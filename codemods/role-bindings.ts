@@ -39,7 +39,7 @@ export const roleBindings: Transform = {
     }
     const uidReferences = new Set(RESOURCES.flatMap((r) => r.fields.flatMap((f) => (f.reference?.v1Form === 'uid' && f.v1 ? [f.v1] : []))));
     forEachNode(ctx.sf, (node) => {
-      if (!ts.isPropertyAccessExpression(node) || !uidReferences.has(node.name.text) || ctx.isClaimed(node)) return;
+      if (!ts.isPropertyAccessExpression(node) || !uidReferences.has(node.name.text) || ctx.isClaimed(node.name)) return;
       const shape = ctx.shapeOf(node.expression);
       if (shape?.kind !== 'resource') return;
       const field = shape.resource.fields.find((f) => f.v1 === node.name.text && f.reference?.v1Form === 'uid');

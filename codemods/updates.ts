@@ -4,10 +4,9 @@
  * the mask is `*`, which keeps v1's full replace, and the call is marked for review.
  */
 import { ts } from 'ts-morph';
-import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { unwrap } from '../src/codemod/static-text.js';
+import type { Transform } from '../src/codemod/transform.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
-import { jsonPayload, propertyKey, quoteLike } from './helpers.js';
+import { appendQuery, jsonPayload, propertyKey, quoteLike } from './helpers.js';
 
 /** The v2 names of the mutable fields a body sets explicitly; undefined when that cannot be told. */
 function maskOf(call: V1Call): string[] | undefined {
@@ -21,22 +20,6 @@ function maskOf(call: V1Call): string[] | undefined {
     if (field?.access === 'mutable') names.push(field.reference?.writeKey?.v2 ?? field.v2 ?? key!);
   }
   return names.length > 0 ? names : undefined;
-}
-
-function appendQuery(ctx: TransformContext, urlNode: ts.Expression, query: string): void {
-  const n = unwrap(urlNode);
-  const url = ctx.textOf(n);
-  const joiner = ctx.analysis.text.textOf(n)?.includes('?') ? '&' : '?';
-  // Only the last literal piece is taken: the rest of a template is left to the other transforms.
-  const last = ts.isTemplateExpression(n) ? n.templateSpans[n.templateSpans.length - 1]!.literal : n;
-  if (ts.isStringLiteral(last) || ts.isNoSubstitutionTemplateLiteral(last) || ts.isTemplateTail(last)) {
-    const rewritten = ctx.plannedText(last);
-    ctx.replace(last, `${rewritten.slice(0, -1)}${joiner}${query}${rewritten.slice(-1)}`);
-    ctx.claim(last);
-  } else {
-    ctx.replace(n, `\`\${${url}}${joiner}${query}\``);
-    ctx.claim(n);
-  }
 }
 
 export const updates: Transform = {

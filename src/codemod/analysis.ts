@@ -9,7 +9,8 @@ import { DataFlow, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
-import { findV1Calls, type V1Call } from './v1-calls.js';
+import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
+import { Wrappers } from './wrappers.js';
 
 export interface FileAnalysis {
   sf: ts.SourceFile;
@@ -25,6 +26,7 @@ export class Analysis {
   readonly text: StaticText;
   readonly types: ResourceTypes;
   readonly plan: CallPlan;
+  readonly wrappers: Wrappers;
   /** Types seen on values of calls that stay on v1 and of calls that migrate, and why they are left as they are. */
   readonly sharedTypes = new Map<Container, string>();
   private readonly names = new Map<string, ts.Identifier[]>();
@@ -39,8 +41,10 @@ export class Analysis {
   ) {
     this.text = new StaticText(checker);
     this.types = new ResourceTypes(checker);
+    this.wrappers = new Wrappers(this.text, checker);
+    this.wrappers.find(candidates, (call) => recognise(call, this.text));
     for (const sf of candidates) {
-      const scan = findV1Calls(sf, this.text);
+      const scan = findV1Calls(sf, this.text, this.wrappers);
       this.files.set(sf, { sf, ...scan, flow: undefined as unknown as DataFlow });
     }
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());

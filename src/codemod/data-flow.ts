@@ -168,7 +168,7 @@ export class DataFlow {
     const v1 = this.callsByNode.get(n);
     if (v1) {
       // axios resolves to a response with .data; got and ky with .json(); fetch and undici to a response.
-      return { kind: 'response', call: v1 };
+      return v1.via?.returns === 'body' ? bodyShape(v1) : { kind: 'response', call: v1 };
     }
     if (ts.isPropertyAccessExpression(n.expression)) {
       const method = n.expression.name.text;

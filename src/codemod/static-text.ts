@@ -42,7 +42,14 @@ function isConst(declaration: ts.VariableDeclaration): boolean {
 export class StaticText {
   private readonly cache = new Map<ts.Node, Evaluated | undefined>();
 
-  constructor(private readonly checker: ts.TypeChecker) {}
+  /**
+   * `bindings`: what some parameters stand for: a marker text, when a wrapper's URL is read to find
+   * where its path parameter stands; the argument's text, when a URL builder's result is read.
+   */
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly bindings: ReadonlyMap<ts.Declaration, Evaluated> = new Map(),
+  ) {}
 
   /** The declaration a name refers to, through imports. */
   declarationOf(node: ts.Node): ts.Declaration | undefined {
@@ -103,6 +110,11 @@ export class StaticText {
       const right = part(n.right);
       return { text: left.text + right.text, literals: [...left.literals, ...right.literals], references: [...left.references, ...right.references] };
     }
+    if (ts.isIdentifier(n) && this.bindings.size > 0) {
+      const declaration = this.declarationOf(n);
+      const bound = declaration && this.bindings.get(declaration);
+      if (bound) return bound;
+    }
     if (ts.isIdentifier(n) || (ts.isPropertyAccessExpression(n) && !ts.isPrivateIdentifier(n.name))) {
       const followed = this.valueOf(n as ts.Identifier | ts.PropertyAccessExpression);
       if (!followed) return undefined;
@@ -128,9 +140,63 @@ export class StaticText {
         references: [...base.references, ...path.references],
       };
     }
+    if (ts.isCallExpression(n)) {
+      const built = this.builtUrl(n, depth);
+      if (built) return built;
+    }
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && (n.expression.name.text === 'toString' || n.expression.name.text === 'href') && n.arguments.length === 0) {
       return this.evaluate(n.expression.expression, depth + 1);
     }
     return undefined;
   }
+
+  /**
+   * `url(PATHS.groups, { id })`: the text a URL builder of the program returns, its parameters
+   * bound to the arguments' texts. Query parameters it adds at run time from an object argument
+   * (`searchParams.set`) are read as `?key=HOLE`, so that a read by `?id=` is still one.
+   */
+  private builtUrl(call: ts.CallExpression, depth: number): Evaluated | undefined {
+    const fn = functionOf(call.expression, (node) => this.declarationOf(node));
+    const returned = fn && soleReturn(fn);
+    if (!fn || !returned) return undefined;
+    const bindings = new Map(this.bindings);
+    fn.parameters.forEach((p, i) => {
+      const arg = call.arguments[i];
+      if (arg && ts.isIdentifier(p.name)) bindings.set(p, this.evaluate(arg, depth + 1) ?? { text: HOLE, literals: [], references: [] });
+    });
+    const result = new StaticText(this.checker, bindings).evaluate(returned, depth + 1);
+    if (!result || !result.text.includes('/')) return undefined;
+    const query = call.arguments.slice(1).map((a) => unwrap(a)).find((a) => !ts.isStringLiteralLike(a));
+    // A query already in the returned text was put there by the builder's own template.
+    if (!query || result.text.includes('?')) return result;
+    const keys = ts.isObjectLiteralExpression(query) ? query.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [`${p.name.text}=${HOLE}`] : [])) : [HOLE];
+    return { ...result, text: `${result.text}${result.text.includes('?') ? '&' : '?'}${keys.join('&')}` };
+  }
+}
+
+type FunctionWithBody = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
+
+/** The function a callee names in the program: a function declaration, a method, or a const holding one. */
+export function functionOf(callee: ts.Expression, declarationOf: (node: ts.Node) => ts.Declaration | undefined): FunctionWithBody | undefined {
+  const name = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+  if (!ts.isIdentifier(name)) return undefined;
+  const declaration = declarationOf(name);
+  if (!declaration) return undefined;
+  if ((ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration)) && declaration.body) return declaration;
+  const init = ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertyAssignment(declaration) ? declaration.initializer : undefined;
+  const fn = init && unwrap(init);
+  return fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn : undefined;
+}
+
+/** The one expression a function returns: an arrow's body, or its only return statement. */
+function soleReturn(fn: FunctionWithBody): ts.Expression | undefined {
+  if (!fn.body) return undefined;
+  if (!ts.isBlock(fn.body)) return fn.body;
+  const returns: ts.ReturnStatement[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isReturnStatement(node)) returns.push(node);
+    else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
+  };
+  visit(fn.body);
+  return returns.length === 1 ? returns[0]!.expression : undefined;
 }

@@ -25,16 +25,26 @@ function returnTypeOf(node: ts.Node): ts.TypeNode | undefined {
   return undefined;
 }
 
+/** A wrapper `f<T>(...): Promise<T>` (or with no declared return type, returning the body): its type argument is the body's type. */
+function typeArgumentIsBody(fn: ts.SignatureDeclaration): boolean {
+  const parameter = fn.typeParameters?.[0]?.name.text;
+  if (!parameter) return false;
+  if (!fn.type) return true;
+  const inner = ts.isTypeReferenceNode(fn.type) && fn.type.typeName.getText() === 'Promise' ? fn.type.typeArguments?.[0] : fn.type;
+  return Boolean(inner && ts.isTypeReferenceNode(inner) && inner.typeName.getText() === parameter);
+}
+
 export class TypeEvidence {
   constructor(
     private readonly checker: ts.TypeChecker,
     private readonly types: ResourceTypes,
   ) {}
 
-  /** The type argument of a call: axios.get<{ items: Group[] }>(...) types the body. */
+  /** The type argument of a call: axios.get<{ items: Group[] }>(...) and a wrapper's get<T>(...) returning Promise<T> type the body. */
   gatherCall(call: V1Call): void {
     const body = bodyShape(call);
-    if (body && call.client === 'axios' && call.call.typeArguments?.[0]) this.types.attach(call.call.typeArguments[0], body, call.resource);
+    const typesBody = call.via ? typeArgumentIsBody(call.via.fn) : call.client === 'axios';
+    if (body && typesBody && call.call.typeArguments?.[0]) this.types.attach(call.call.typeArguments[0], body, call.resource);
   }
 
   /** One pass over a file: attaches every written type that meets a known value. */

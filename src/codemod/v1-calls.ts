@@ -6,6 +6,7 @@
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { HOLE, unwrap, type Evaluated, type StaticText } from './static-text.js';
+import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 
 export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky';
 export type V1Operation = 'list' | 'get-by-list' | 'create' | 'update' | 'delete';
@@ -26,6 +27,8 @@ export interface V1Call {
   body?: ts.Expression;
   /** The options object literal, when there is one. */
   options?: ts.ObjectLiteralExpression;
+  /** The program's own function the call goes through (`get<T>(path)`, `this.call('PUT', ...)`). */
+  via?: Wrapper;
 }
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -58,10 +61,10 @@ export function classify(url: string, method: HttpMethod): { resource: ResourceC
   return undefined;
 }
 
-function methodFromOptions(options: ts.ObjectLiteralExpression | undefined): { method: HttpMethod; node?: ts.Node } {
+function methodFromOptions(options: ts.ObjectLiteralExpression | undefined): Pick<Transport, 'method' | 'methodNode' | 'methodExpression'> {
   const m = options && propertyOf(options, 'method');
-  if (m && (ts.isStringLiteral(m) || ts.isNoSubstitutionTemplateLiteral(m))) return { method: m.text.toUpperCase() as HttpMethod, node: m };
-  return { method: 'GET' };
+  if (m && (ts.isStringLiteral(m) || ts.isNoSubstitutionTemplateLiteral(m))) return { method: m.text.toUpperCase() as HttpMethod, methodNode: m };
+  return { method: 'GET', ...(m ? { methodExpression: m } : {}) };
 }
 
 const NOTHING: Evaluated = { text: '', literals: [], references: [] };
@@ -111,15 +114,6 @@ function calleeName(expr: ts.Expression): string {
   return '?';
 }
 
-interface Recognised {
-  client: Client;
-  method: HttpMethod;
-  methodNode?: ts.Node;
-  urlNode: ts.Expression;
-  prefix: Evaluated;
-  body?: ts.Expression;
-  options?: ts.ObjectLiteralExpression;
-}
 
 function asObject(node: ts.Expression | undefined): ts.ObjectLiteralExpression | undefined {
   const n = node && unwrap(node);
@@ -127,14 +121,14 @@ function asObject(node: ts.Expression | undefined): ts.ObjectLiteralExpression |
 }
 
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
-function recognise(call: ts.CallExpression, text: StaticText): Recognised | undefined {
+export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
   const name = calleeName(call.expression);
   const [first, second, third] = call.arguments;
   if (!first) return undefined;
   if (name === 'fetch' || name === 'undici.fetch' || name === 'request' || name === 'undici.request') {
     const options = asObject(second);
-    const m = methodFromOptions(options);
-    return { client: name.includes('fetch') ? 'fetch' : 'undici', method: m.method, ...(m.node ? { methodNode: m.node } : {}), urlNode: first, prefix: NOTHING, ...(options ? { options, body: propertyOf(options, 'body') } : {}) };
+    const body = options && propertyOf(options, 'body');
+    return { client: name.includes('fetch') ? 'fetch' : 'undici', ...methodFromOptions(options), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
   }
   const parts = name.split('.');
   const verb = parts[parts.length - 1]!;
@@ -155,14 +149,12 @@ function recognise(call: ts.CallExpression, text: StaticText): Recognised | unde
     if (config && name === 'axios') {
       const url = propertyOf(config, 'url');
       if (!url) return undefined;
-      const m = methodFromOptions(config);
       const body = propertyOf(config, 'data');
-      return { client: 'axios', method: m.method, ...(m.node ? { methodNode: m.node } : {}), urlNode: url, prefix: NOTHING, options: config, ...(body ? { body } : {}) };
+      return { client: 'axios', ...methodFromOptions(config), urlNode: url, prefix: NOTHING, options: config, ...(body ? { body } : {}) };
     }
     const options = asObject(second);
-    const m = methodFromOptions(options);
     const body = options ? (propertyOf(options, 'json') ?? propertyOf(options, 'body')) : undefined;
-    return { client: name as Client, method: m.method, ...(m.node ? { methodNode: m.node } : {}), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
+    return { client: name as Client, ...methodFromOptions(options), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
   }
   return undefined;
 }
@@ -173,19 +165,19 @@ export interface CallScan {
   unplaced: ts.CallExpression[];
 }
 
-export function findV1Calls(sf: ts.SourceFile, text: StaticText): CallScan {
+export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrappers): CallScan {
   const calls: V1Call[] = [];
   const unplaced: ts.CallExpression[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) {
-      const r = recognise(node, text);
+    if (ts.isCallExpression(node) && !wrappers.transports.has(node)) {
+      const r = recognise(node, text) ?? wrappers.viaWrapper(node);
       const path = r ? text.of(r.urlNode) : undefined;
       if (r && path !== undefined) {
         // got and ky join a prefixUrl and a path with one slash; axios's baseURL is a plain prefix.
         const joint = (r.client === 'got' || r.client === 'ky') && r.prefix.text && !r.prefix.text.endsWith('/') && !path.text.startsWith('/') ? '/' : '';
         const parts: Evaluated = { text: r.prefix.text + joint + path.text, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
         const placed = classify(parts.text, r.method);
-        if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}) });
+        if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}) });
         else if (hasV1Path(parts.text)) unplaced.push(node);
       }
     }

@@ -21,8 +21,8 @@ function project(files: Record<string, string>, git = false): string {
   return dir;
 }
 
-const V1 = readFileSync(join(FIXTURES, 'pagination/list-total.input.ts'), 'utf8');
-const V2 = readFileSync(join(FIXTURES, 'pagination/list-total.output.ts'), 'utf8');
+const V1 = readFileSync(join(FIXTURES, 'updates/explicit-and-unknown.input.ts'), 'utf8');
+const V2 = readFileSync(join(FIXTURES, 'updates/explicit-and-unknown.output.ts'), 'utf8');
 
 function snapshot(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).filter((f) => !f.startsWith('.')).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
@@ -35,9 +35,9 @@ describe('migrate-v2 (CLI)', () => {
     const r = await runCli([dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^--- a\/.*client\.ts\n\+\+\+ b\/.*client\.ts/m);
-    expect(r.stdout).toMatch(/^\+  return Number\(body\.totalCount\);$/m);
+    expect(r.stdout).toMatch(/^\+  return axios\.patch\(/m);
     expect(r.stdout).not.toMatch(/\x1b\[/);
-    expect(r.stderr).toMatch(/client\.ts:5: v2 lists return one page/);
+    expect(r.stderr).toMatch(/client\.ts:12: the fields this update sets are not known/);
     expect(r.stderr).toMatch(/2 files scanned, 1 to change, 1 unchanged, 1 manual-review items, 0 errors, [\d.]+ s/);
     expect(snapshot(dir)).toEqual(before);
   });
@@ -93,14 +93,14 @@ describe('migrate-v2 (CLI)', () => {
     const md = readFileSync(join(out, 'r.md'), 'utf8');
     expect(md).toMatch(/^## migrate-v2: v1 to v2beta1/);
     expect(md).toMatch(/### Manual review \(1\)/);
-    expect(md).toMatch(/\]\(.*client\.ts#L5\)/);
+    expect(md).toMatch(/\]\(.*client\.ts#L12\)/);
     expect(md).toMatch(/<details><summary>`.*client\.ts`<\/summary>\n\n```diff/);
     expect(readFileSync(join(out, 'p.diff'), 'utf8')).toBe(r.stdout);
     expect(readFileSync(summary, 'utf8')).toBe(`${md}\n`);
     await runCli([dir, '--report', join(out, 'r.json')]);
     const json = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8'));
     expect(json.summary).toMatchObject({ scanned: 1, changed: 1, review: 1, errors: 0 });
-    expect(json.files[0].review[0]).toMatchObject({ line: 5, transform: 'pagination' });
+    expect(json.files[0].review[0]).toMatchObject({ line: 12, transform: 'updates' });
   });
 
   it('--json prints the summary and review items; --transforms runs a subset; --list-transforms lists them', async () => {
@@ -111,7 +111,7 @@ describe('migrate-v2 (CLI)', () => {
     expect(onlyPaths.code).toBe(0);
     const text = readFileSync(join(dir, 'client.ts'), 'utf8');
     expect(text).toMatch(/\/iam\/v2beta1\/groups/);
-    expect(text).toMatch(/body\.items\.length/);
+    expect(text).toMatch(/method: "PUT"/);
     const list = await runCli(['--list-transforms']);
     expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(['updates', 'get-by-list', 'pagination', 'role-bindings', 'envelopes', 'field-renames', 'paths']);
   });

@@ -1,0 +1,82 @@
+/**
+ * The small helpers a migrated file gets when it reads every record of a list: v1 answered them
+ * all at once, v2 answers a page at a time. Each helper asks for the largest pages the contract
+ * allows until `nextPageToken` is empty, and answers what the original call answered (a body, a
+ * fetch Response, an axios response, an undici response) holding every record, so that the code
+ * after the call stays as it was. Written out in the file, not imported: a reviewer reads it there.
+ */
+import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS } from '../src/contract/index.js';
+
+/** What the original call answers: the page helper must answer the same. */
+export type PageKind = 'body' | 'response' | 'axios' | 'undici';
+
+export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
+  body: 'everyPage',
+  response: 'everyPageResponse',
+  axios: 'everyAxiosPage',
+  undici: 'everyRequestPage',
+};
+
+const FIRST = `${LIST_PARAMS.pageSize}=${LIST_CONTRACT.pageSize.max}`;
+const NEXT = (token: string) => `\`${FIRST}&${LIST_PARAMS.pageToken}=\${encodeURIComponent(${token})}\``;
+const DOC = `// migrate-v2: v2 lists answer a page at a time (v1 answered every record at once); this reads every page, ${LIST_CONTRACT.pageSize.max} records at a time, and answers as one.`;
+
+interface Parts {
+  signature: [ts: string, js: string];
+  /** Statements that get `res` for one page and return early on an error answer. */
+  fetchPage: string[];
+  /** The expression of the page's parsed body. */
+  body: [ts: string, js: string];
+  /** What is returned at the end, with `all` the body holding every record. */
+  answer: [ts: string, js: string];
+}
+
+const PARTS: Record<PageKind, Parts> = {
+  body: {
+    signature: ['<T>(getPage: (page: string) => Promise<T>, key: string): Promise<T>', '(getPage, key)'],
+    fetchPage: [],
+    body: ['(await getPage(page)) as Record<string, any>', 'await getPage(page)'],
+    answer: ['all as T', 'all'],
+  },
+  response: {
+    signature: ['(getPage: (page: string) => Promise<Response>, key: string): Promise<Response>', '(getPage, key)'],
+    fetchPage: ['const res = await getPage(page);', 'if (!res.ok) return res;'],
+    body: ['await res.json()', 'await res.json()'],
+    answer: ["new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })", "new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })"],
+  },
+  axios: {
+    signature: ['<R extends { data: unknown }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
+    fetchPage: ['const res = await getPage(page);'],
+    body: ['res.data as Record<string, any>', 'res.data'],
+    answer: ['{ ...res, data: all }', '{ ...res, data: all }'],
+  },
+  undici: {
+    signature: ['<R extends { statusCode: number; body: { json(): Promise<unknown> } }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
+    fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
+    body: ['(await res.body.json()) as Record<string, any>', 'await res.body.json()'],
+    answer: ['{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } } as unknown as R', '{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } }'],
+  },
+};
+
+/** The helper's source, for a TypeScript file or a JavaScript one, with the file's line ending. */
+export function pageHelper(kind: PageKind, name: string, typed: boolean, eol: string): string {
+  const p = PARTS[kind];
+  const t = typed ? 0 : 1;
+  const lines = [
+    DOC,
+    `async function ${name}${p.signature[t]} {`,
+    `  const records${typed ? ': unknown[]' : ''} = [];`,
+    `  for (let page = '${FIRST}'; ; ) {`,
+    ...p.fetchPage.map((l) => `    ${l}`),
+    `    const body = ${p.body[t]};`,
+    `    records.push(...body[key]);`,
+    `    if (!body.${ENVELOPE.nextPageToken}) {`,
+    `      const all = { ...body, [key]: records };`,
+    `      return ${p.answer[t]};`,
+    '    }',
+    `    page = ${NEXT(`body.${ENVELOPE.nextPageToken}`)};`,
+    '  }',
+    '}',
+  ];
+  return lines.join(eol);
+}

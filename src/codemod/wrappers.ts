@@ -1,0 +1,235 @@
+/**
+ * Transport wrappers: functions and methods of the program through which its HTTP calls go
+ * (`get<T>(path)`, `send(method, path, body)`, an SDK's private `call<T>(method, path, body)`).
+ * A function is one when a parameter of it reaches the URL of a recognised HTTP call (or of
+ * another wrapper) as the path, and what it returns is that call's response or its parsed body.
+ * A call of a wrapper with a v1 path is then a v1 call like any other, with its method and body
+ * taken from the arguments.
+ */
+import { ts } from 'ts-morph';
+import { collectionBase, RESOURCES, type HttpMethod } from '../contract/index.js';
+import { functionOf, StaticText, unwrap, type Evaluated } from './static-text.js';
+import type { Client } from './v1-calls.js';
+
+export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
+
+export interface Wrapper {
+  fn: WrapperFunction;
+  /** The HTTP client underneath. */
+  client: Client;
+  pathParam: number;
+  /** What the wrapper puts before the path (its base URL). */
+  prefix: Evaluated;
+  methodParam?: number;
+  /** The method when the wrapper fixes it, and the node in it that names it (`'PUT'`, axios's `put`). */
+  method?: HttpMethod;
+  methodNode?: ts.Node;
+  bodyParam?: number;
+  /** The call's parsed body, or the client's response itself. */
+  returns: 'body' | 'response';
+  /** A non-2xx answer is thrown (axios, got, ky, or a wrapper that checks and throws). */
+  throws: boolean;
+}
+
+/** What a call sends, as far as wrappers need it: found by v1-calls for clients, by `viaWrapper` for wrappers. */
+export interface Transport {
+  client: Client;
+  method: HttpMethod;
+  methodNode?: ts.Node;
+  /** The expression that names the method, when it is not a literal the call site fixes. */
+  methodExpression?: ts.Expression;
+  urlNode: ts.Expression;
+  prefix: Evaluated;
+  body?: ts.Expression;
+  options?: ts.ObjectLiteralExpression;
+  via?: Wrapper;
+}
+
+const MARK = '\u0002';
+
+/** The index of the parameter a node names directly, if it names one of the function's. */
+function parameterIndex(fn: WrapperFunction, node: ts.Node | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): number | undefined {
+  const n = node && ts.isExpression(node) ? unwrap(node) : node;
+  if (!n || !ts.isIdentifier(n)) return undefined;
+  const d = declarationOf(n);
+  const i = d && ts.isParameter(d) ? fn.parameters.indexOf(d) : -1;
+  return i >= 0 ? i : undefined;
+}
+
+/** The parameter an expression is built from (`JSON.stringify(body)`, `body ? JSON.stringify(body) : undefined`). */
+function parameterWithin(fn: WrapperFunction, node: ts.Node | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): number | undefined {
+  if (!node) return undefined;
+  const direct = parameterIndex(fn, node, declarationOf);
+  if (direct !== undefined) return direct;
+  return ts.forEachChild(node, (child) => parameterWithin(fn, child, declarationOf));
+}
+
+function enclosingFunction(node: ts.Node): WrapperFunction | undefined {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n)) return n;
+    if (ts.isSourceFile(n)) return undefined;
+  }
+  return undefined;
+}
+
+/** The return statements of a function itself (not of functions inside it), or an arrow's body. */
+function returnedExpressions(fn: WrapperFunction): ts.Expression[] {
+  if (!fn.body) return [];
+  if (!ts.isBlock(fn.body)) return [fn.body];
+  const out: ts.Expression[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isReturnStatement(node)) {
+      if (node.expression) out.push(node.expression);
+    } else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
+  };
+  visit(fn.body);
+  return out;
+}
+
+function hasThrow(fn: WrapperFunction): boolean {
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (ts.isThrowStatement(node)) found = true;
+    else if (!found && !ts.isFunctionLike(node)) ts.forEachChild(node, visit);
+  };
+  if (fn.body) visit(fn.body);
+  return found;
+}
+
+/**
+ * Whether the function returns the call's response or its parsed body: `return res.json()`,
+ * `return (await res.json()) as T`, `return data` after `const { data } = await http.get(...)`,
+ * `return res.body.json()` (undici), `return got(...).json()`; undefined when it returns anything else.
+ */
+function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Wrapper['returns'] | undefined {
+  const holds = (e: ts.Expression, test: (init: ts.Expression) => boolean): boolean => {
+    const n = unwrap(e);
+    if (!ts.isIdentifier(n)) return false;
+    const d = declarationOf(n);
+    return Boolean(d && ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer && enclosingFunction(d) === fn && test(d.initializer));
+  };
+  const isResponse = (e: ts.Expression): boolean => unwrap(e) === call || holds(e, isResponse);
+  const isBody = (e: ts.Expression): boolean => {
+    const n = unwrap(e);
+    if (transport.via?.returns === 'body' && n === call) return true;
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
+      const { name, expression } = n.expression;
+      if (name.text === 'json' && isResponse(expression)) return true;
+      if (name.text === 'json' && ts.isPropertyAccessExpression(expression) && expression.name.text === 'body' && isResponse(expression.expression)) return true;
+      if (name.text === 'then' && isResponse(expression) && n.arguments[0] && /\.json\(\)/.test(n.arguments[0].getText())) return true;
+    }
+    if (ts.isPropertyAccessExpression(n) && n.name.text === 'data' && transport.client === 'axios' && isResponse(n.expression)) return true;
+    if (ts.isIdentifier(n)) {
+      const d = declarationOf(n);
+      // const { data } = await http.get(...)
+      if (d && ts.isBindingElement(d) && transport.client === 'axios' && (d.propertyName ?? d.name).getText() === 'data') {
+        const owner = d.parent.parent;
+        if (ts.isVariableDeclaration(owner) && owner.initializer && isResponse(owner.initializer)) return true;
+      }
+    }
+    return holds(e, isBody);
+  };
+  const kinds = new Set<Wrapper['returns']>();
+  for (const e of returnedExpressions(fn)) {
+    const n = unwrap(e);
+    // `return undefined as T` for a 204, `return null`: a branch with no body to migrate.
+    if ((ts.isIdentifier(n) && n.text === 'undefined') || n.kind === ts.SyntaxKind.NullKeyword) continue;
+    if (isBody(e)) kinds.add('body');
+    else if (isResponse(e)) kinds.add('response');
+    else return undefined;
+  }
+  return kinds.size === 1 ? [...kinds][0] : undefined;
+}
+
+/** The method a transport fixes, and whether it comes from a parameter of the function around it. */
+function methodOf(fn: WrapperFunction, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'method' | 'methodNode' | 'methodParam'> | undefined {
+  if (transport.methodExpression) {
+    const i = parameterIndex(fn, transport.methodExpression, declarationOf);
+    return i === undefined ? undefined : { methodParam: i };
+  }
+  return { method: transport.method, ...(transport.methodNode ? { methodNode: transport.methodNode } : {}) };
+}
+
+/**
+ * Wrappers are found in rounds: a function over fetch is one, then a function over that one
+ * (`get<T>(path) { return this.call<T>('GET', path) }`), until no round finds more.
+ */
+export class Wrappers {
+  readonly byFunction = new Map<WrapperFunction, Wrapper>();
+  /** The calls inside wrappers that carry their callers' requests: not v1 calls of their own. */
+  readonly transports = new Set<ts.CallExpression>();
+
+  constructor(
+    private readonly text: StaticText,
+    private readonly checker: ts.TypeChecker,
+  ) {}
+
+  find(files: readonly ts.SourceFile[], transportOf: (call: ts.CallExpression) => Transport | undefined): void {
+    for (let round = 0; round < 4; round++) {
+      let found = false;
+      for (const sf of files) {
+        const visit = (node: ts.Node): void => {
+          if (ts.isCallExpression(node)) found = this.consider(node, transportOf) || found;
+          ts.forEachChild(node, visit);
+        };
+        visit(sf);
+      }
+      if (!found) break;
+    }
+  }
+
+  /** The wrapper a call goes through, with its method, URL and body read from the arguments. */
+  viaWrapper(call: ts.CallExpression): Transport | undefined {
+    if (this.byFunction.size === 0) return undefined;
+    const fn = functionOf(call.expression, (n) => this.text.declarationOf(n));
+    const wrapper = fn && this.byFunction.get(fn);
+    if (!wrapper) return undefined;
+    const urlNode = call.arguments[wrapper.pathParam];
+    if (!urlNode) return undefined;
+    const body = wrapper.bodyParam === undefined ? undefined : call.arguments[wrapper.bodyParam];
+    const out: Transport = { client: wrapper.client, method: wrapper.method ?? 'GET', urlNode, prefix: wrapper.prefix, via: wrapper, ...(body ? { body } : {}) };
+    if (wrapper.methodParam !== undefined) {
+      const m = call.arguments[wrapper.methodParam];
+      const n = m && unwrap(m);
+      if (n && ts.isStringLiteralLike(n)) {
+        out.method = n.text.toUpperCase() as HttpMethod;
+        out.methodNode = n;
+      } else if (m) out.methodExpression = m;
+    }
+    return out;
+  }
+
+  private consider(call: ts.CallExpression, transportOf: (call: ts.CallExpression) => Transport | undefined): boolean {
+    const fn = enclosingFunction(call);
+    if (!fn || this.byFunction.has(fn) || fn.parameters.length === 0) return false;
+    const transport = transportOf(call) ?? this.viaWrapper(call);
+    if (!transport) return false;
+    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
+    const marks = new Map<ts.Declaration, Evaluated>(fn.parameters.map((p, i) => [p, { text: `${MARK}${i}${MARK}`, literals: [], references: [] }]));
+    const url = new StaticText(this.checker, marks).of(transport.urlNode);
+    const found = url && /\u0002(\d+)\u0002$/.exec(url.text);
+    if (!url || !found) return false;
+    const pathParam = Number(found[1]);
+    // Only a path that follows a base URL: a wrapper whose path parameter is read in the middle of a URL is something else.
+    const before = url.text.slice(0, found.index);
+    // `${base}/iam/v1/groups/${parent}`: a parameter after a collection is a resource's uid, not a path.
+    if (before.includes(MARK) || RESOURCES.some((r) => before.includes(collectionBase(r, 'v1')))) return false;
+    const method = methodOf(fn, transport, declarationOf);
+    const returns = method && whatItReturns(fn, call, transport, declarationOf);
+    if (!method || !returns) return false;
+    const bodyParam = transport.body ? parameterWithin(fn, transport.body, declarationOf) : undefined;
+    const prefixText = transport.prefix.text + before;
+    this.transports.add(call);
+    this.byFunction.set(fn, {
+      fn,
+      client: transport.client,
+      pathParam,
+      prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals], references: [...transport.prefix.references, ...url.references] },
+      ...method,
+      ...(bodyParam !== undefined ? { bodyParam } : {}),
+      returns,
+      throws: transport.via?.throws || (transport.client === 'fetch' || transport.client === 'undici' ? hasThrow(fn) : true),
+    });
+    return true;
+  }
+}

@@ -51,7 +51,7 @@ export const envelopes: Transform = {
   description: 'items -> groups, repos, identities, roles, roleBindings, ... by the endpoint the list came from, in values and types',
   apply(ctx) {
     for (const [container, roles] of ctx.analysis.types.containers) {
-      if (container.getSourceFile() !== ctx.sf || ctx.analysis.types.pinned.has(container) || ctx.analysis.sharedTypes.has(container)) continue;
+      if (container.getSourceFile() !== ctx.sf || ctx.analysis.types.pinned.has(container) || ctx.analysis.sharedTypes.has(container) || ctx.analysis.readOneTypes.has(container as ts.TypeLiteralNode)) continue;
       const kinds = new Set(roles.filter((r) => r.shape === 'envelope').map((r) => r.resource));
       if (kinds.size === 1 && !ctx.analysis.types.needsCopies(container)) migrateEnvelopeType(ctx, container, [...kinds][0]!);
     }

@@ -6,8 +6,12 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { readOneLiteral } from '../src/codemod/call-plan.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
-import { readOneQuery } from '../src/contract/index.js';
+import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
+
+const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
 import { forEachNode } from './helpers.js';
+import { missingBy, type Missing } from '../src/codemod/read-one.js';
+import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
 
 /**
  * A test of whether the list came back empty, around `E.items`: `E.items.length === 0`,
@@ -28,12 +32,31 @@ function emptinessCheck(items: ts.PropertyAccessExpression): { node: ts.Expressi
   return undefined;
 }
 
-/** `res.status` (fetch) or `res.statusCode` (undici request) of the call's response; others throw on 404. */
-function statusOf(ctx: TransformContext, call: V1Call): string | undefined {
-  const response = ctx.file.flow.responseVariable(call);
-  if (!response) return undefined;
-  if (call.client === 'fetch') return `${response.text}.status`;
-  if (call.client === 'undici') return `${response.text}.statusCode`;
+/**
+ * `if (!res.ok) throw ...` between the read and its not-found test: v2's 404 for a missing record
+ * must reach that test, as v1's empty list did.
+ */
+function letNotFoundThrough(ctx: TransformContext, call: V1Call, missing: Extract<Missing, { by: 'status' }>, before: number): void {
+  const fn = call.call.parent && enclosingBlock(call.call);
+  if (!fn) return;
+  forEachNode(fn, (node) => {
+    if (!ts.isIfStatement(node) || node.pos < call.call.end || node.pos > before) return;
+    let readsStatus = false;
+    forEachNode(node.expression, (n) => {
+      if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === missing.response.text && /^(ok|status|statusCode)$/.test(n.name.text)) readsStatus = true;
+    });
+    if (!readsStatus || ctx.isClaimed(node.expression)) return;
+    const condition = node.expression;
+    const simple = !ts.isBinaryExpression(condition) || condition.operatorToken.kind !== ts.SyntaxKind.BarBarToken;
+    const start = condition.getStart(ctx.sf);
+    if (!simple) ctx.edit(start, start, '(');
+    ctx.edit(condition.end, condition.end, `${simple ? '' : ')'} && ${missing.status} !== ${NOT_FOUND}`);
+    ctx.claim(condition);
+  });
+}
+
+function enclosingBlock(node: ts.Node): ts.Node | undefined {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
   return undefined;
 }
 
@@ -51,10 +74,10 @@ function valueAfter(literal: ts.Node): ts.Expression | undefined {
 
 export const getByList: Transform = {
   name: 'get-by-list',
-  description: 'v1 list-with-id then items[0] -> v2 Get, with a note on the not-found handling',
+  description: 'v1 list-with-id then items[0] -> v2 Get; the not-found test reads the 404 (and error guards let it through)',
   apply(ctx) {
-    /** Each migrated call, and whether its not-found test was rewritten to the status. */
-    const envelopes = new Map<V1Call, boolean>();
+    /** Each migrated call, how it tells a missing record, and whether its not-found test was found. */
+    const reads = new Map<V1Call, { missing: Missing; tested: number | undefined }>();
     for (const call of ctx.calls) {
       if (call.operation !== 'get-by-list') continue;
       const literal = readOneLiteral(call)!;
@@ -69,33 +92,61 @@ export const getByList: Transform = {
         ctx.replace(encoded, ctx.textOf(encoded.arguments[0]));
         ctx.claim(encoded);
       }
-      envelopes.set(call, false);
+      const missing = missingBy(call, ctx.file.flow);
+      if (missing.by === 'helper') {
+        const start = missing.target.getStart(ctx.sf);
+        ctx.edit(start, start, `${MISSING_HELPER}(`);
+        ctx.edit(missing.target.end, missing.target.end, missing.missing ? `, ${missing.missing})` : ')');
+        addHelper(ctx, MISSING_HELPER, missingHelper);
+      }
+      reads.set(call, { missing, tested: undefined });
     }
-    if (envelopes.size === 0) return;
+    if (reads.size === 0) return;
+    // `{ items: Group[] }` -> `Group`: only the list around the element goes, the element keeps its own edits.
+    for (const [literal, element] of ctx.analysis.readOneTypes) {
+      if (literal.getSourceFile() !== ctx.sf) continue;
+      ctx.edit(literal.getStart(ctx.sf), element.getStart(ctx.sf), '');
+      ctx.edit(element.end, literal.end, '');
+    }
+    const envelopeReads: [ts.PropertyAccessExpression, V1Call][] = [];
     forEachNode(ctx.sf, (node) => {
       if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node.name)) return;
       const shape = ctx.shapeOf(node.expression);
-      if (shape?.kind !== 'envelope' || !shape.call || !envelopes.has(shape.call) || node.name.text !== shape.resource.v1.endpoints.list!.envelopeKey) return;
+      const call = shape?.kind === 'envelope' ? shape.call : undefined;
+      if (call && reads.has(call) && node.name.text === call.resource.v1.endpoints.list!.envelopeKey) envelopeReads.push([node, call]);
+    });
+    // The not-found tests first: a first record read after one needs no test of its own.
+    for (const [node, call] of envelopeReads) {
+      const read = reads.get(call)!;
+      const check = emptinessCheck(node);
+      if (!check || read.missing.by === 'none') continue;
+      const test = read.missing.by === 'status' ? `${read.missing.status} ${check.missing ? '===' : '!=='} ${NOT_FOUND}` : `${ctx.textOf(node.expression)} ${check.missing ? '===' : '!=='} undefined`;
+      ctx.edit(check.node.getStart(ctx.sf), check.node.end, test);
+      ctx.claim(node.name);
+      read.tested = Math.min(read.tested ?? Infinity, check.node.getStart(ctx.sf));
+    }
+    for (const [node, call] of envelopeReads) {
+      if (ctx.isClaimed(node.name)) continue;
+      const read = reads.get(call)!;
       const parent = node.parent;
       if (ts.isElementAccessExpression(parent) && parent.expression === node && ctx.textOf(parent.argumentExpression) === '0') {
-        // `.items[0]` goes; what comes before it may hold other edits (the URL's).
-        ctx.edit(node.expression.end, parent.end, '');
+        if (read.missing.by === 'status' && (read.tested === undefined || read.tested > node.pos)) {
+          // No test before it: the first record of an empty list was undefined, and so is a 404's.
+          const start = node.getStart(ctx.sf);
+          ctx.edit(start, start, `(${read.missing.status} === ${NOT_FOUND} ? undefined : `);
+          ctx.edit(node.expression.end, parent.end, ')');
+        } else {
+          // `.items[0]` goes; what comes before it may hold other edits (the URL's).
+          ctx.edit(node.expression.end, parent.end, '');
+        }
         ctx.claim(node.name);
-        return;
+        continue;
       }
-      const check = emptinessCheck(node);
-      const status = statusOf(ctx, shape.call);
-      if (check && status) {
-        ctx.replace(check.node, `${status} ${check.missing ? '===' : '!=='} 404`);
-        ctx.claim(check.node);
-        envelopes.set(shape.call, true);
-      } else {
-        ctx.todo(node, 'v2 Get has no items: a record that does not exist is a 404 (code 5), not an empty list');
-        ctx.claim(node);
-      }
-    });
-    for (const [call, handled] of envelopes) {
-      if (!handled) ctx.todo(call.call, `v2 Get answers the ${call.resource.singular} itself, or 404 (code 5) when there is none: check the status before reading the body`);
+      ctx.todo(node, `v2 Get has no ${node.name.text}: a ${call.resource.singular} that does not exist is a 404 (code 5), not an empty list`);
+      ctx.claim(node.name);
+    }
+    for (const [call, read] of reads) {
+      if (read.missing.by === 'status' && read.tested !== undefined) letNotFoundThrough(ctx, call, read.missing, read.tested);
     }
   },
 };

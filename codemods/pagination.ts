@@ -9,7 +9,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 import { ENVELOPE, LIST_CONTRACT, RESOURCES } from '../src/contract/index.js';
 import { appendQuery, forEachNode } from './helpers.js';
-import { PAGE_HELPER_NAMES, pageHelper, type PageKind } from './page-helpers.js';
+import { addHelper, PAGE_HELPER_NAMES, pageHelper, type PageKind } from './file-helpers.js';
 
 const v1Key = (call: V1Call) => call.resource.v1.endpoints.list!.envelopeKey;
 const V1_KEYS = new Set(RESOURCES.flatMap((r) => (r.v1.endpoints.list ? [r.v1.endpoints.list.envelopeKey] : [])));
@@ -80,10 +80,6 @@ function pageParameter(ctx: TransformContext, node: ts.Node): string {
   return name;
 }
 
-function isTyped(sf: ts.SourceFile): boolean {
-  return !/\.[cm]?jsx?$/.test(sf.fileName);
-}
-
 export const pagination: Transform = {
   name: 'pagination',
   description: 'v1 lists that answered every record -> every v2 page gathered by a small helper in the file; a list read for its size -> Number(totalCount)',
@@ -111,14 +107,7 @@ export const pagination: Transform = {
       appendQuery(ctx, call.urlNode, `\${${page}}`, true);
       helpers.add(target.kind);
     }
-    for (const kind of helpers) {
-      const name = PAGE_HELPER_NAMES[kind];
-      if (new RegExp(`\\bfunction ${name}\\b`).test(ctx.sf.text)) continue;
-      const eol = ctx.source.eol;
-      const end = ctx.sf.text.length;
-      const gap = ctx.sf.text.endsWith('\n') ? eol : eol + eol;
-      ctx.edit(end, end, `${gap}${pageHelper(kind, name, isTyped(ctx.sf), eol)}${eol}`);
-    }
+    for (const kind of helpers) addHelper(ctx, PAGE_HELPER_NAMES[kind], (typed, eol) => pageHelper(kind, PAGE_HELPER_NAMES[kind], typed, eol));
     for (const call of countOnly) {
       for (const read of reads.get(call)!) {
         if (read.name.text === ENVELOPE.totalCount || ctx.isClaimed(read.name)) continue;

@@ -9,6 +9,7 @@ import { DataFlow, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
+import { missingBy } from './read-one.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
 
@@ -30,6 +31,8 @@ export class Analysis {
   /** Types seen on values of calls that stay on v1 and of calls that migrate, and why they are left as they are. */
   readonly sharedTypes = new Map<Container, string>();
   private readonly names = new Map<string, ts.Identifier[]>();
+  /** Inline list types written on a read of one record (`{ items: Group[] }`), with the record's type they become. */
+  readonly readOneTypes = new Map<ts.TypeLiteralNode, ts.TypeNode>();
   /** Type references with type arguments, for the v2 copies of shared generic list types. */
   readonly genericUses: ts.TypeReferenceNode[] = [];
 
@@ -50,6 +53,8 @@ export class Analysis {
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
     for (const file of this.files.values()) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types);
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
+    this.keepDestructuredReads();
+    this.keepUntestableReads();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. A few rounds settle it.
     for (let round = 0; round < 3; round++) {
@@ -59,7 +64,6 @@ export class Analysis {
     }
     this.gatherEvidence(true);
     this.markSharedTypes();
-    this.keepDestructuredReads();
     this.plan.planPaths();
     for (const file of this.files.values()) file.flow.typesChanged();
   }
@@ -110,9 +114,21 @@ export class Analysis {
     }
   }
 
+  /** A read of one record whose missing case cannot be told on v2 stays on v1 (read-one.ts says why). */
+  private keepUntestableReads(): void {
+    for (const file of this.files.values()) {
+      for (const call of file.calls) {
+        if (call.operation !== 'get-by-list' || !this.plan.migrates(call)) continue;
+        const missing = missingBy(call, file.flow);
+        if (missing.by === 'none') this.plan.demote(call, missing.why);
+      }
+    }
+  }
+
   /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */
   private markSharedTypes(): boolean {
     let demoted = false;
+    this.readOneTypes.clear();
     for (const node of this.genericUses) this.types.markForeignUses(node);
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
@@ -120,7 +136,12 @@ export class Analysis {
         ? `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`
         : undefined;
       for (const call of v1Calls) {
-        // v2 Get answers the record itself: a list type written on its body would need rewriting to the record's.
+        // v2 Get answers the record itself: an inline `{ items: Group[] }` becomes `Group`; a named list type would need a rewrite of its own.
+        const element = inlineListElement(container);
+        if (call.operation === 'get-by-list' && element && calls.size === 1) {
+          this.readOneTypes.set(container as ts.TypeLiteralNode, element);
+          continue;
+        }
         if (call.operation === 'get-by-list' && this.plan.migrates(call) && this.types.containers.get(container)?.some((r) => r.shape === 'envelope')) {
           this.plan.demote(call, `this read of one ${call.resource.singular} types its body as a list (${containerName(container)}): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
           demoted = true;
@@ -185,6 +206,13 @@ export class Analysis {
     }
     return false;
   }
+}
+
+/** `{ items: Group[] }` written inline (not a named type): the element type of its one member. */
+function inlineListElement(container: Container): ts.TypeNode | undefined {
+  if (!ts.isTypeLiteralNode(container) || ts.isTypeAliasDeclaration(container.parent) || container.members.length !== 1) return undefined;
+  const member = container.members[0]!;
+  return ts.isPropertySignature(member) && member.type && ts.isArrayTypeNode(member.type) ? member.type.elementType : undefined;
 }
 
 function collectGenericUses(sf: ts.SourceFile, out: ts.TypeReferenceNode[]): void {

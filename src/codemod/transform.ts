@@ -24,6 +24,8 @@ export interface Todo {
 export class TransformContext {
   readonly edits: TextEdit[] = [];
   readonly todos: Todo[] = [];
+  /** Helpers written into this file by this run, by name. */
+  readonly helpers = new Set<string>();
   /** Claimed ranges, sorted by start, for a binary search. */
   private readonly claimed: [number, number][] = [];
   private longestClaim = 0;

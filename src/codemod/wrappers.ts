@@ -29,6 +29,8 @@ export interface Wrapper {
   returns: 'body' | 'response';
   /** A non-2xx answer is thrown (axios, got, ky, or a wrapper that checks and throws). */
   throws: boolean;
+  /** The wrapper (or one it calls) throws errors of its own making: their shape is not the client's. */
+  ownThrow: boolean;
 }
 
 /** What a call sends, as far as wrappers need it: found by v1-calls for clients, by `viaWrapper` for wrappers. */
@@ -229,6 +231,7 @@ export class Wrappers {
       ...(bodyParam !== undefined ? { bodyParam } : {}),
       returns,
       throws: transport.via?.throws || (transport.client === 'fetch' || transport.client === 'undici' ? hasThrow(fn) : true),
+      ownThrow: transport.via?.ownThrow || hasThrow(fn),
     });
     return true;
   }

@@ -1,11 +1,18 @@
 /**
- * The small helpers a migrated file gets when it reads every record of a list: v1 answered them
- * all at once, v2 answers a page at a time. Each helper asks for the largest pages the contract
- * allows until `nextPageToken` is empty, and answers what the original call answered (a body, a
- * fetch Response, an axios response, an undici response) holding every record, so that the code
- * after the call stays as it was. Written out in the file, not imported: a reviewer reads it there.
+ * The small helpers written into a migrated file, not imported: a reviewer reads them there.
+ *
+ * Page helpers, for a file that reads every record of a list: v1 answered them all at once, v2
+ * answers a page at a time. Each asks for the largest pages the contract allows until
+ * `nextPageToken` is empty, and answers what the original call answered (a body, a fetch
+ * Response, an axios response, an undici response) holding every record, so that the code after
+ * the call stays as it was.
+ *
+ * The missing-record helper, for a read of one record through a client that throws on an error
+ * status (axios, got, ky): v1 answered a missing record with an empty list, v2 answers 404. It
+ * turns that 404 into the value the code now tests for "no record".
  */
-import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS } from '../src/contract/index.js';
+import type { TransformContext } from '../src/codemod/transform.js';
+import { ENVELOPE, GRPC_CODES, LIST_CONTRACT, LIST_PARAMS } from '../src/contract/index.js';
 
 /** What the original call answers: the page helper must answer the same. */
 export type PageKind = 'body' | 'response' | 'axios' | 'undici';
@@ -79,4 +86,50 @@ export function pageHelper(kind: PageKind, name: string, typed: boolean, eol: st
     '}',
   ];
   return lines.join(eol);
+}
+
+export const MISSING_HELPER = 'unlessMissing';
+
+const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
+
+/** `unlessMissing(request, missing)`: the request's value, or `missing` when the record does not exist (404). */
+export function missingHelper(typed: boolean, eol: string): string {
+  const lines = typed
+    ? [
+        `async function ${MISSING_HELPER}<R>(request: Promise<R>, missing?: unknown): Promise<R> {`,
+        '  try {',
+        '    return await request;',
+        '  } catch (error) {',
+        '    const response = (error as { response?: { status?: number; statusCode?: number } }).response;',
+        `    if ((response?.status ?? response?.statusCode) === ${NOT_FOUND}) return missing as R;`,
+        '    throw error;',
+        '  }',
+        '}',
+      ]
+    : [
+        `async function ${MISSING_HELPER}(request, missing) {`,
+        '  try {',
+        '    return await request;',
+        '  } catch (error) {',
+        '    const response = error?.response;',
+        `    if ((response?.status ?? response?.statusCode) === ${NOT_FOUND}) return missing;`,
+        '    throw error;',
+        '  }',
+        '}',
+      ];
+  return [`// migrate-v2: v1 answered a missing record with an empty list; v2 answers ${NOT_FOUND}, which this client throws. This answers it as "no record".`, ...lines].join(eol);
+}
+
+export function isTyped(sf: { fileName: string }): boolean {
+  return !/\.[cm]?jsx?$/.test(sf.fileName);
+}
+
+/** Writes a helper at the end of the file, once: a file that already has it (an earlier run) keeps its own. */
+export function addHelper(ctx: TransformContext, name: string, text: (typed: boolean, eol: string) => string): void {
+  if (ctx.helpers.has(name) || new RegExp(`\\bfunction ${name}\\b`).test(ctx.sf.text)) return;
+  ctx.helpers.add(name);
+  const eol = ctx.source.eol;
+  const end = ctx.sf.text.length;
+  const gap = ctx.sf.text.endsWith('\n') ? eol : eol + eol;
+  ctx.edit(end, end, `${gap}${text(isTyped(ctx.sf), eol)}${eol}`);
 }

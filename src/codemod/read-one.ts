@@ -1,0 +1,36 @@
+/**
+ * A v1 read of one record listed with `?id=` and found an empty list when the record was missing;
+ * v2 Get answers 404. How the migrated read tells a missing record decides whether it can migrate.
+ */
+import { ts } from 'ts-morph';
+import { GRPC_CODES } from '../contract/index.js';
+import type { DataFlow } from './data-flow.js';
+import type { V1Call } from './v1-calls.js';
+
+/**
+ * How the migrated read tells that the record is missing: by the status of the response it keeps
+ * in a variable (fetch, undici, a wrapper answering the response), or, for a client that throws on
+ * 404 (axios, got, ky, a wrapper over them), by a value the missing-record helper gives in its place.
+ */
+export type Missing =
+  | { by: 'status'; status: string; response: ts.Identifier }
+  | { by: 'helper'; target: ts.Expression; missing?: string }
+  | { by: 'none'; why: string };
+
+export function missingBy(call: V1Call, flow: DataFlow): Missing {
+  const one = call.resource.singular;
+  const stays = (why: string) => ({ by: 'none' as const, why: `this read of one ${one} stays on v1: v2 answers a missing ${one} with 404 where v1 answered an empty list, and ${why}; migrate it by hand` });
+  if (call.via?.ownThrow) return stays(`${call.via.fn.name?.getText() ?? 'the wrapper'}() throws errors of its own on an error status, so that 404 cannot be told apart here`);
+  const returnsResponse = !call.via || call.via.returns === 'response';
+  if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {
+    const response = flow.responseVariable(call);
+    if (!response) return stays('the response is not kept in a variable whose status could be tested');
+    return { by: 'status', response, status: `${response.text}.${call.client === 'undici' ? 'statusCode' : 'status'}` };
+  }
+  if (call.client === 'fetch' || call.client === 'undici') return stays('the wrapper hands the 404\'s error body back as if it were the record');
+  const chained = ts.isPropertyAccessExpression(call.call.parent) && call.call.parent.name.text === 'json' && ts.isCallExpression(call.call.parent.parent) ? call.call.parent.parent : undefined;
+  if (call.via?.returns === 'body' || chained) return { by: 'helper', target: chained ?? call.call };
+  if (call.client === 'axios') return { by: 'helper', target: call.call, missing: `{ status: ${GRPC_CODES.NOT_FOUND.http}, data: undefined }` };
+  return stays(`${call.client} throws it, and this call's response is read in a way migrate-v2 does not follow`);
+}
+

@@ -100,8 +100,8 @@ export function missingHelper(typed: boolean, eol: string): string {
         '  try {',
         '    return await request;',
         '  } catch (error) {',
-        '    const response = (error as { response?: { status?: number; statusCode?: number } }).response;',
-        `    if ((response?.status ?? response?.statusCode) === ${NOT_FOUND}) return missing as R;`,
+        '    const failed = error as { status?: number; statusCode?: number; response?: { status?: number; statusCode?: number } };',
+        `    if ((failed.status ?? failed.statusCode ?? failed.response?.status ?? failed.response?.statusCode) === ${NOT_FOUND}) return missing as R;`,
         '    throw error;',
         '  }',
         '}',
@@ -111,13 +111,12 @@ export function missingHelper(typed: boolean, eol: string): string {
         '  try {',
         '    return await request;',
         '  } catch (error) {',
-        '    const response = error?.response;',
-        `    if ((response?.status ?? response?.statusCode) === ${NOT_FOUND}) return missing;`,
+        `    if ((error?.status ?? error?.statusCode ?? error?.response?.status ?? error?.response?.statusCode) === ${NOT_FOUND}) return missing;`,
         '    throw error;',
         '  }',
         '}',
       ];
-  return [`// migrate-v2: v1 answered a missing record with an empty list; v2 answers ${NOT_FOUND}, which this client throws. This answers it as "no record".`, ...lines].join(eol);
+  return [`// migrate-v2: v1 answered a missing record with an empty list; v2 answers ${NOT_FOUND}, which this client throws (its error carries the status). This answers it as "no record".`, ...lines].join(eol);
 }
 
 export function isTyped(sf: { fileName: string }): boolean {

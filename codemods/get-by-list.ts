@@ -4,12 +4,13 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { readOneLiteral } from '../src/codemod/call-plan.js';
+import { readOneLiteral, readOneOption } from '../src/codemod/call-plan.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
+import type { Tag } from '../src/codemod/wrappers.js';
 import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
-import { forEachNode } from './helpers.js';
+import { appendQuery, forEachNode, removeProperty } from './helpers.js';
 import { missingBy, type Missing } from '../src/codemod/read-one.js';
 import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
 
@@ -72,6 +73,56 @@ function valueAfter(literal: ts.Node): ts.Expression | undefined {
   return undefined;
 }
 
+/**
+ * `throw new Error(...)` after `if (!res.ok)` in a wrapper that a migrated read of one record goes
+ * through: the error now carries the status, so that the missing-record helper can see the 404.
+ */
+function tagWrapperErrors(ctx: TransformContext): void {
+  const tags = new Set<Tag>();
+  for (const call of ctx.analysis.plan.calls) {
+    if (call.operation !== 'get-by-list' || !ctx.analysis.plan.migrates(call)) continue;
+    for (const tag of call.via?.untagged ?? []) if (tag.error.getSourceFile() === ctx.sf) tags.add(tag);
+  }
+  for (const { error, status } of tags) {
+    const start = error.getStart(ctx.sf);
+    ctx.edit(start, start, 'Object.assign(');
+    ctx.edit(error.end, error.end, `, { ${status.slice(status.indexOf('.') + 1)}: ${status} })`);
+  }
+}
+
+/** Whether the read's body is taken apart (`const { items } = ...`), as the flow saw it. */
+function destructured(ctx: TransformContext, call: V1Call): boolean {
+  for (const [, shape] of ctx.file.flow.destructured()) if (shape.kind === 'envelope' && shape.call === call) return true;
+  return false;
+}
+
+/** `.then(...)` that gives the record back as v1's list of one, or of none, for code that takes the list apart. */
+function asListOfOne(call: V1Call): string {
+  return `.then((record) => ({ ${call.resource.v1.endpoints.list!.envelopeKey}: record === undefined ? [] : [record] }))`;
+}
+
+/** `?id=${id}` -> `/${id}`, or `searchParams: { id }` -> `/${id}` at the end of the URL. */
+function moveIdIntoPath(ctx: TransformContext, call: V1Call): void {
+  const literal = readOneLiteral(call);
+  if (!literal) {
+    const option = readOneOption(call)!;
+    appendQuery(ctx, call.urlNode, `\${${option.id.text}}`, true, '/');
+    removeProperty(ctx, option.property);
+    return;
+  }
+  const raw = ctx.plannedText(literal);
+  const query = readOneQuery(call.resource);
+  const at = raw.lastIndexOf(query);
+  ctx.replace(literal, `${raw.slice(0, at)}/${raw.slice(at + query.length)}`);
+  ctx.claim(literal);
+  // A query value is encoded; a path binds the uid with its slashes as they are (v1-reference "Identifiers").
+  const encoded = valueAfter(literal);
+  if (encoded && ts.isCallExpression(encoded) && encoded.expression.getText(ctx.sf) === 'encodeURIComponent' && encoded.arguments[0]) {
+    ctx.replace(encoded, ctx.textOf(encoded.arguments[0]));
+    ctx.claim(encoded);
+  }
+}
+
 export const getByList: Transform = {
   name: 'get-by-list',
   description: 'v1 list-with-id then items[0] -> v2 Get; the not-found test reads the 404 (and error guards let it through)',
@@ -80,27 +131,17 @@ export const getByList: Transform = {
     const reads = new Map<V1Call, { missing: Missing; tested: number | undefined }>();
     for (const call of ctx.calls) {
       if (call.operation !== 'get-by-list') continue;
-      const literal = readOneLiteral(call)!;
-      const raw = ctx.plannedText(literal);
-      const query = readOneQuery(call.resource);
-      const at = raw.lastIndexOf(query);
-      ctx.replace(literal, `${raw.slice(0, at)}/${raw.slice(at + query.length)}`);
-      ctx.claim(literal);
-      // A query value is encoded; a path binds the uid with its slashes as they are (v1-reference "Identifiers").
-      const encoded = valueAfter(literal);
-      if (encoded && ts.isCallExpression(encoded) && encoded.expression.getText(ctx.sf) === 'encodeURIComponent' && encoded.arguments[0]) {
-        ctx.replace(encoded, ctx.textOf(encoded.arguments[0]));
-        ctx.claim(encoded);
-      }
+      moveIdIntoPath(ctx, call);
       const missing = missingBy(call, ctx.file.flow);
       if (missing.by === 'helper') {
         const start = missing.target.getStart(ctx.sf);
         ctx.edit(start, start, `${MISSING_HELPER}(`);
-        ctx.edit(missing.target.end, missing.target.end, missing.missing ? `, ${missing.missing})` : ')');
+        ctx.edit(missing.target.end, missing.target.end, `${missing.missing ? `, ${missing.missing}` : ''})${destructured(ctx, call) ? asListOfOne(call) : ''}`);
         addHelper(ctx, MISSING_HELPER, missingHelper);
       }
       reads.set(call, { missing, tested: undefined });
     }
+    tagWrapperErrors(ctx);
     if (reads.size === 0) return;
     // `{ items: Group[] }` -> `Group`: only the list around the element goes, the element keeps its own edits.
     for (const [literal, element] of ctx.analysis.readOneTypes) {

@@ -56,9 +56,8 @@ export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void
  * one (as the path plan rewrites it), else around it. `dynamic`: the query holds a `${...}`, so a
  * quoted string becomes a template literal.
  */
-export function appendQuery(ctx: TransformContext, urlNode: ts.Expression, query: string, dynamic = false): void {
+export function appendQuery(ctx: TransformContext, urlNode: ts.Expression, query: string, dynamic = false, joiner = ctx.analysis.text.textOf(unwrap(urlNode))?.includes('?') ? '&' : '?'): void {
   const n = unwrap(urlNode);
-  const joiner = ctx.analysis.text.textOf(n)?.includes('?') ? '&' : '?';
   const last = ts.isTemplateExpression(n) ? n.templateSpans[n.templateSpans.length - 1]!.literal : n;
   if (ts.isStringLiteral(last) || ts.isNoSubstitutionTemplateLiteral(last) || ts.isTemplateTail(last)) {
     const rewritten = ctx.plannedText(last);
@@ -75,4 +74,29 @@ export function appendQuery(ctx: TransformContext, urlNode: ts.Expression, query
     if (parens) ctx.edit(n.getStart(ctx.sf), n.getStart(ctx.sf), '(');
     ctx.edit(n.end, n.end, `${parens ? ')' : ''} + ${dynamic ? '`' : "'"}${joiner}${query}${dynamic ? '`' : "'"}`);
   }
+}
+
+/** Removes a property from an object literal; the whole argument when it was the object's only one. */
+export function removeProperty(ctx: TransformContext, property: ts.ObjectLiteralElementLike): void {
+  const object = property.parent as ts.ObjectLiteralExpression;
+  const call = object.parent;
+  const props = object.properties;
+  if (props.length === 1 && ts.isCallExpression(call)) {
+    const at = call.arguments.indexOf(object);
+    if (at > 0) {
+      ctx.edit(call.arguments[at - 1]!.end, object.end, '');
+      return;
+    }
+  }
+  const i = props.indexOf(property);
+  if (i < props.length - 1) ctx.edit(property.getStart(ctx.sf), props[i + 1]!.getStart(ctx.sf), '');
+  else if (i > 0) ctx.edit(props[i - 1]!.end, property.end, '');
+  else ctx.edit(property.getStart(ctx.sf), property.end, '');
+}
+
+/** Adds a member at the end of an object literal, after its last one (or into `{}`). */
+export function addToObject(ctx: TransformContext, object: ts.ObjectLiteralExpression, member: string): void {
+  const last = object.properties[object.properties.length - 1];
+  if (last) ctx.edit(last.end, last.end, `, ${member}`);
+  else ctx.edit(object.getStart(ctx.sf) + 1, object.getStart(ctx.sf) + 1, ` ${member} `);
 }

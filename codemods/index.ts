@@ -3,6 +3,7 @@
  * (updates, get-by-list, pagination) before the ones that rename pieces of what is left.
  */
 import type { Transform } from '../src/codemod/transform.js';
+import { deletes } from './deletes.js';
 import { envelopes } from './envelopes.js';
 import { fieldRenamesTransform } from './field-renames.js';
 import { getByList } from './get-by-list.js';
@@ -11,4 +12,4 @@ import { paths } from './paths.js';
 import { roleBindings } from './role-bindings.js';
 import { updates } from './updates.js';
 
-export const TRANSFORMS: readonly Transform[] = [updates, getByList, pagination, roleBindings, envelopes, fieldRenamesTransform, paths];
+export const TRANSFORMS: readonly Transform[] = [updates, getByList, pagination, deletes, roleBindings, envelopes, fieldRenamesTransform, paths];

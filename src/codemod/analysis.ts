@@ -32,7 +32,7 @@ export class Analysis {
   readonly sharedTypes = new Map<Container, string>();
   private readonly names = new Map<string, ts.Identifier[]>();
   /** Inline list types written on a read of one record (`{ items: Group[] }`), with the record's type they become. */
-  readonly readOneTypes = new Map<ts.TypeLiteralNode, ts.TypeNode>();
+  readonly readOneTypes = new Map<ts.TypeLiteralNode | ts.TypeReferenceNode, ts.TypeNode>();
   /** Type references with type arguments, for the v2 copies of shared generic list types. */
   readonly genericUses: ts.TypeReferenceNode[] = [];
 
@@ -109,9 +109,20 @@ export class Analysis {
       for (const [, shape] of file.flow.destructured()) {
         if (shape.kind !== 'envelope' || shape.call?.operation !== 'get-by-list') continue;
         const call = shape.call;
+        // A body read through the missing-record helper is given back as v1's list of one (or none).
+        const missing = missingBy(call, file.flow);
+        if (missing.by === 'helper' && !missing.missing) continue;
         this.plan.demote(call, `this read of one ${call.resource.singular} takes its list apart ({ items }): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
       }
     }
+  }
+
+  /** The call's type argument when it is a generic list type of one record type (`ListResponse<Role>`). */
+  private genericListArgument(call: V1Call): ts.TypeReferenceNode | undefined {
+    const arg = call.call.typeArguments?.[0];
+    if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments?.length !== 1) return undefined;
+    const container = this.types.containerOf(arg.typeName);
+    return container && this.types.generics.has(container) ? arg : undefined;
   }
 
   /** A read of one record whose missing case cannot be told on v2 stays on v1 (read-one.ts says why). */
@@ -140,6 +151,12 @@ export class Analysis {
         const element = inlineListElement(container);
         if (call.operation === 'get-by-list' && element && calls.size === 1) {
           this.readOneTypes.set(container as ts.TypeLiteralNode, element);
+          continue;
+        }
+        // `call<ListResponse<Role>>(...)`: the generic list type stays; this call's type argument becomes `Role`.
+        const site = call.operation === 'get-by-list' ? this.genericListArgument(call) : undefined;
+        if (site && this.types.containerOf(site.typeName) === container) {
+          this.readOneTypes.set(site, site.typeArguments![0]!);
           continue;
         }
         if (call.operation === 'get-by-list' && this.plan.migrates(call) && this.types.containers.get(container)?.some((r) => r.shape === 'envelope')) {

@@ -34,7 +34,7 @@ export function initialDecision(call: V1Call): Decision {
     return { verdict: 'keep', why: `v2beta1 has no ${call.operation === 'get-by-list' ? 'get' : call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one` };
   }
   if (call.operation === 'update' && !call.methodNode) return { verdict: 'note', why: `this ${call.resource.singular} update names its method at run time: v2 updates are PATCH with an updateMask; migrate it by hand` };
-  if (call.operation === 'get-by-list' && !readOneLiteral(call)) {
+  if (call.operation === 'get-by-list' && !readOneLiteral(call) && !readOneOption(call)) {
     return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
   }
   return { verdict: 'migrate' };
@@ -46,6 +46,18 @@ export function readOneLiteral(call: V1Call): PathLiteral | undefined {
   if (!call.url.endsWith(`${query}${HOLE}`) || call.url.indexOf('?') !== call.url.length - query.length - 1) return undefined;
   // Only a literal of the call's own URL: one in a shared constant would change its other users too.
   return call.parts.literals.find((l) => l.text.endsWith(query) && l.pos >= call.urlNode.pos && l.end <= call.urlNode.end);
+}
+
+/** `searchParams: { id }` (or `params`, `query`) as a read's only query parameter, its value a plain name. */
+export function readOneOption(call: V1Call): { property: NonNullable<V1Call['query']>; id: ts.Identifier } | undefined {
+  const query = call.query;
+  const object = query && ts.isPropertyAssignment(query) ? query.initializer : undefined;
+  if (!object || !ts.isObjectLiteralExpression(object) || object.properties.length !== 1 || call.url.indexOf('?') !== call.url.lastIndexOf('?')) return undefined;
+  const only = object.properties[0]!;
+  const key = readOneQuery(call.resource).slice(1, -1);
+  if (ts.isShorthandPropertyAssignment(only) && only.name.text === key) return { property: query!, id: only.name };
+  if (ts.isPropertyAssignment(only) && only.name.getText() === key && ts.isIdentifier(only.initializer)) return { property: query!, id: only.initializer };
+  return undefined;
 }
 
 /** The declaration a literal sits in, among those the calls followed: the constant a split copies. */

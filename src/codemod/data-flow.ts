@@ -37,6 +37,8 @@ function bodyShape(call: V1Call): Shape | undefined {
 
 export class DataFlow {
   private readonly declared = new Map<ts.Declaration, Shape>();
+  /** Declarations known only from their `.id` in a URL: what the flow says of them wins. */
+  private readonly weak = new Set<ts.Declaration>();
   private readonly patterns = new Map<ts.BindingPattern, Shape>();
   private readonly returns = new Map<ts.Node, Shape>();
   private readonly methodReturns = new Map<string, Shape>();
@@ -194,11 +196,12 @@ export class DataFlow {
   /** One pass over the file; true when it learned something. */
   private propagate(): boolean {
     let changed = false;
-    const learn = (declaration: ts.Declaration, shape: Shape | undefined): void => {
-      if (shape && !this.declared.has(declaration)) {
-        this.declared.set(declaration, shape);
-        changed = true;
-      }
+    const learn = (declaration: ts.Declaration, shape: Shape | undefined, weak = false): void => {
+      if (!shape || (this.declared.has(declaration) && (weak || !this.weak.has(declaration)))) return;
+      this.declared.set(declaration, shape);
+      if (weak) this.weak.add(declaration);
+      else this.weak.delete(declaration);
+      changed = true;
     };
     const bindPattern = (name: ts.BindingName, shape: Shape | undefined): void => {
       if (!shape) return;
@@ -226,7 +229,8 @@ export class DataFlow {
       const built = call.parts.references.flatMap((r) => (ts.isVariableDeclaration(r.declaration) && r.declaration.initializer ? [r.declaration.initializer] : []));
       for (const holder of [call.urlNode, ...built].flatMap(idHolders)) {
         const declaration = this.declarationOf(holder);
-        if (declaration) learn(declaration, { kind: 'resource', resource: resourceOf(kind) });
+        // Weak, and with no call: the value's own flow (a v2 list, say) decides its names, not the URL it fills.
+        if (declaration) learn(declaration, { kind: 'resource', resource: resourceOf(kind) }, true);
       }
     }
     const visit = (node: ts.Node): void => {

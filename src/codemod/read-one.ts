@@ -20,14 +20,15 @@ export type Missing =
 export function missingBy(call: V1Call, flow: DataFlow): Missing {
   const one = call.resource.singular;
   const stays = (why: string) => ({ by: 'none' as const, why: `this read of one ${one} stays on v1: v2 answers a missing ${one} with 404 where v1 answered an empty list, and ${why}; migrate it by hand` });
-  if (call.via?.ownThrow) return stays(`${call.via.fn.name?.getText() ?? 'the wrapper'}() throws errors of its own on an error status, so that 404 cannot be told apart here`);
+  if (call.via?.ownThrow) return stays(`${call.via.fn.name?.getText() ?? 'the wrapper'}() throws errors that do not carry the status (in status or statusCode), so that 404 cannot be told apart here`);
   const returnsResponse = !call.via || call.via.returns === 'response';
   if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {
     const response = flow.responseVariable(call);
     if (!response) return stays('the response is not kept in a variable whose status could be tested');
     return { by: 'status', response, status: `${response.text}.${call.client === 'undici' ? 'statusCode' : 'status'}` };
   }
-  if (call.client === 'fetch' || call.client === 'undici') return stays('the wrapper hands the 404\'s error body back as if it were the record');
+  if ((call.client === 'fetch' || call.client === 'undici') && !call.via?.throws) return stays('the wrapper hands the 404\'s error body back as if it were the record');
+  if (call.client === 'fetch' || call.client === 'undici') return { by: 'helper', target: call.call };
   const chained = ts.isPropertyAccessExpression(call.call.parent) && call.call.parent.name.text === 'json' && ts.isCallExpression(call.call.parent.parent) ? call.call.parent.parent : undefined;
   if (call.via?.returns === 'body' || chained) return { by: 'helper', target: chained ?? call.call };
   if (call.client === 'axios') return { by: 'helper', target: call.call, missing: `{ status: ${GRPC_CODES.NOT_FOUND.http}, data: undefined }` };

@@ -5,7 +5,8 @@
  */
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
-import { HOLE, unwrap, type Evaluated, type StaticText } from './static-text.js';
+import { isProjectSource } from './resource-types.js';
+import { functionOf, HOLE, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 
 export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky';
@@ -29,6 +30,22 @@ export interface V1Call {
   options?: ts.ObjectLiteralExpression;
   /** The program's own function the call goes through (`get<T>(path)`, `this.call('PUT', ...)`). */
   via?: Wrapper;
+  /** Query parameters given as an option (got and ky `searchParams`, axios `params`, undici `query`). */
+  query?: ts.PropertyAssignment | ts.ShorthandPropertyAssignment;
+}
+
+const QUERY_OPTIONS = new Set(['searchParams', 'params', 'query']);
+
+/** The query option of a call's options, when it has one. */
+function queryOption(options: ts.ObjectLiteralExpression | undefined): V1Call['query'] {
+  return options?.properties.find((p): p is ts.PropertyAssignment | ts.ShorthandPropertyAssignment => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && QUERY_OPTIONS.has(p.name.text));
+}
+
+/** `?id=HOLE&name=HOLE` for a query object literal, `?HOLE` for one known only at run time. */
+function queryText(query: NonNullable<V1Call['query']>, url: string): string {
+  const value = ts.isPropertyAssignment(query) ? unwrap(query.initializer) : undefined;
+  const keys = value && ts.isObjectLiteralExpression(value) ? value.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [`${p.name.text}=${HOLE}`] : [HOLE])) : [HOLE];
+  return `${url.includes('?') ? '&' : '?'}${keys.join('&')}`;
 }
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
@@ -122,6 +139,9 @@ function asObject(node: ts.Expression | undefined): ts.ObjectLiteralExpression |
 
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
+  // The program's own `request()` or `fetch()` is not the library's: it may be a wrapper.
+  const own = functionOf(call.expression, (n) => text.declarationOf(n));
+  if (own && isProjectSource(own.getSourceFile())) return undefined;
   const name = calleeName(call.expression);
   const [first, second, third] = call.arguments;
   if (!first) return undefined;
@@ -175,9 +195,12 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
       if (r && path !== undefined) {
         // got and ky join a prefixUrl and a path with one slash; axios's baseURL is a plain prefix.
         const joint = (r.client === 'got' || r.client === 'ky') && r.prefix.text && !r.prefix.text.endsWith('/') && !path.text.startsWith('/') ? '/' : '';
-        const parts: Evaluated = { text: r.prefix.text + joint + path.text, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
+        const query = queryOption(r.options);
+        const url = r.prefix.text + joint + path.text;
+        // The query option is part of the URL the server sees: a read of one record may be written `searchParams: { id }`.
+        const parts: Evaluated = { text: query ? url + queryText(query, url) : url, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
         const placed = classify(parts.text, r.method);
-        if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}) });
+        if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}) });
         else if (hasV1Path(parts.text)) unplaced.push(node);
       }
     }

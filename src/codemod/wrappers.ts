@@ -27,10 +27,14 @@ export interface Wrapper {
   bodyParam?: number;
   /** The call's parsed body, or the client's response itself. */
   returns: 'body' | 'response';
+  /** Where the wrapper parses a fetch or undici body (`res.json()`), for answers that have none. */
+  parse?: ts.CallExpression;
   /** A non-2xx answer is thrown (axios, got, ky, or a wrapper that checks and throws). */
   throws: boolean;
-  /** The wrapper (or one it calls) throws errors of its own making: their shape is not the client's. */
+  /** The wrapper (or one it calls) throws errors that do not say their HTTP status, and cannot be made to. */
   ownThrow: boolean;
+  /** Errors thrown where the response's status was tested, that do not carry it yet: a read of one record tags them. */
+  untagged: Tag[];
 }
 
 /** What a call sends, as far as wrappers need it: found by v1-calls for clients, by `viaWrapper` for wrappers. */
@@ -45,6 +49,12 @@ export interface Transport {
   body?: ts.Expression;
   options?: ts.ObjectLiteralExpression;
   via?: Wrapper;
+}
+
+/** An error thrown after a status test (`if (!res.ok) throw new Error(...)`), and the status it could carry. */
+export interface Tag {
+  error: ts.NewExpression;
+  status: string;
 }
 
 const MARK = '\u0002';
@@ -88,14 +98,77 @@ function returnedExpressions(fn: WrapperFunction): ts.Expression[] {
   return out;
 }
 
-function hasThrow(fn: WrapperFunction): boolean {
-  let found = false;
+/** Where an error may carry the HTTP status for the missing-record helper to read. */
+const STATUS_PROPERTIES = new Set(['status', 'statusCode']);
+
+/**
+ * The errors a function throws itself: whether it throws any, and whether each carries the HTTP
+ * status in a `status` or `statusCode` property (`new ApiError(res.status, ...)` with a parameter
+ * property or `this.status = status`, or `Object.assign(new Error(), { status: res.status })`).
+ */
+function ownErrors(fn: WrapperFunction, response: ts.Identifier | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { throws: boolean; statusKnown: boolean; untagged: Tag[] } {
+  let throws = false;
+  let statusKnown = true;
+  const untagged: Tag[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isThrowStatement(node)) found = true;
-    else if (!found && !ts.isFunctionLike(node)) ts.forEachChild(node, visit);
+    if (ts.isThrowStatement(node)) {
+      throws = true;
+      if (carriesStatus(node.expression, declarationOf)) return;
+      const status = response && statusTested(node, response);
+      const error = unwrap(node.expression);
+      if (status && ts.isNewExpression(error)) untagged.push({ error, status });
+      else statusKnown = false;
+    } else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
   };
   if (fn.body) visit(fn.body);
-  return found;
+  return { throws, statusKnown, untagged };
+}
+
+/** `res.status` when a throw stands in the branch of an `if` that tests the response's status (`!res.ok`). */
+function statusTested(node: ts.Node, response: ts.Identifier): string | undefined {
+  for (let n = node.parent; n && !ts.isFunctionLike(n); n = n.parent) {
+    if (!ts.isIfStatement(n)) continue;
+    let found: string | undefined;
+    const look = (e: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response.text && /^(ok|status|statusCode)$/.test(e.name.text)) found = e.name.text === 'statusCode' ? 'statusCode' : 'status';
+      else ts.forEachChild(e, look);
+    };
+    look(n.expression);
+    if (found) return `${response.text}.${found}`;
+  }
+  return undefined;
+}
+
+/** The variable a function keeps the transport's response in (`const res = await fetch(...)`). */
+function responseVariable(fn: WrapperFunction, call: ts.CallExpression): ts.Identifier | undefined {
+  for (let n: ts.Node = call; n !== fn; n = n.parent) {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && unwrap(n.initializer) === call) return n.name;
+  }
+  return undefined;
+}
+
+function readsStatus(node: ts.Expression): boolean {
+  const n = unwrap(node);
+  return ts.isPropertyAccessExpression(n) && STATUS_PROPERTIES.has(n.name.text);
+}
+
+function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  const n = unwrap(thrown);
+  if (ts.isCallExpression(n) && n.expression.getText() === 'Object.assign') {
+    return n.arguments.slice(1).some((a) => ts.isObjectLiteralExpression(a) && a.properties.some((p) => ts.isPropertyAssignment(p) && STATUS_PROPERTIES.has(p.name.getText()) && readsStatus(p.initializer)));
+  }
+  if (!ts.isNewExpression(n) || !ts.isIdentifier(n.expression)) return false;
+  const index = n.arguments?.findIndex(readsStatus) ?? -1;
+  const cls = declarationOf(n.expression);
+  const ctor = index >= 0 && cls && ts.isClassDeclaration(cls) ? cls.members.find(ts.isConstructorDeclaration) : undefined;
+  const parameter = ctor?.parameters[index];
+  if (!parameter || !ts.isIdentifier(parameter.name)) return false;
+  if (ts.getModifiers(parameter)?.length) return STATUS_PROPERTIES.has(parameter.name.text);
+  const name = parameter.name.text;
+  return (ctor!.body?.statements ?? []).some((st) => {
+    const e = ts.isExpressionStatement(st) ? st.expression : undefined;
+    return Boolean(e && ts.isBinaryExpression(e) && ts.isPropertyAccessExpression(e.left) && e.left.expression.kind === ts.SyntaxKind.ThisKeyword && STATUS_PROPERTIES.has(e.left.name.text) && ts.isIdentifier(e.right) && e.right.text === name);
+  });
 }
 
 /**
@@ -103,7 +176,8 @@ function hasThrow(fn: WrapperFunction): boolean {
  * `return (await res.json()) as T`, `return data` after `const { data } = await http.get(...)`,
  * `return res.body.json()` (undici), `return got(...).json()`; undefined when it returns anything else.
  */
-function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Wrapper['returns'] | undefined {
+function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'returns' | 'parse'> | undefined {
+  let parse: ts.CallExpression | undefined;
   const holds = (e: ts.Expression, test: (init: ts.Expression) => boolean): boolean => {
     const n = unwrap(e);
     if (!ts.isIdentifier(n)) return false;
@@ -116,8 +190,9 @@ function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: 
     if (transport.via?.returns === 'body' && n === call) return true;
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
       const { name, expression } = n.expression;
-      if (name.text === 'json' && isResponse(expression)) return true;
-      if (name.text === 'json' && ts.isPropertyAccessExpression(expression) && expression.name.text === 'body' && isResponse(expression.expression)) return true;
+      const parsed = name.text === 'json' && (isResponse(expression) || (ts.isPropertyAccessExpression(expression) && expression.name.text === 'body' && isResponse(expression.expression)));
+      if (parsed && (transport.client === 'fetch' || transport.client === 'undici')) parse ??= n;
+      if (parsed) return true;
       if (name.text === 'then' && isResponse(expression) && n.arguments[0] && /\.json\(\)/.test(n.arguments[0].getText())) return true;
     }
     if (ts.isPropertyAccessExpression(n) && n.name.text === 'data' && transport.client === 'axios' && isResponse(n.expression)) return true;
@@ -140,7 +215,8 @@ function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: 
     else if (isResponse(e)) kinds.add('response');
     else return undefined;
   }
-  return kinds.size === 1 ? [...kinds][0] : undefined;
+  const returns = kinds.size === 1 ? [...kinds][0]! : undefined;
+  return returns && { returns, ...(parse && returns === 'body' ? { parse } : transport.via?.parse ? { parse: transport.via.parse } : {}) };
 }
 
 /** The method a transport fixes, and whether it comes from a parameter of the function around it. */
@@ -217,9 +293,10 @@ export class Wrappers {
     // `${base}/iam/v1/groups/${parent}`: a parameter after a collection is a resource's uid, not a path.
     if (before.includes(MARK) || RESOURCES.some((r) => before.includes(collectionBase(r, 'v1')))) return false;
     const method = methodOf(fn, transport, declarationOf);
-    const returns = method && whatItReturns(fn, call, transport, declarationOf);
-    if (!method || !returns) return false;
+    const answer = method && whatItReturns(fn, call, transport, declarationOf);
+    if (!method || !answer) return false;
     const bodyParam = transport.body ? parameterWithin(fn, transport.body, declarationOf) : undefined;
+    const errors = ownErrors(fn, responseVariable(fn, call), declarationOf);
     const prefixText = transport.prefix.text + before;
     this.transports.add(call);
     this.byFunction.set(fn, {
@@ -229,9 +306,10 @@ export class Wrappers {
       prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals], references: [...transport.prefix.references, ...url.references] },
       ...method,
       ...(bodyParam !== undefined ? { bodyParam } : {}),
-      returns,
-      throws: transport.via?.throws || (transport.client === 'fetch' || transport.client === 'undici' ? hasThrow(fn) : true),
-      ownThrow: transport.via?.ownThrow || hasThrow(fn),
+      ...answer,
+      throws: transport.via?.throws || (transport.client === 'fetch' || transport.client === 'undici' ? errors.throws : true),
+      ownThrow: transport.via?.ownThrow || !errors.statusKnown,
+      untagged: [...(transport.via?.untagged ?? []), ...errors.untagged],
     });
     return true;
   }

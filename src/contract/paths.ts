@@ -86,8 +86,10 @@ export function resourceOfPath(path: string, version: ApiVersion): ResourceContr
 }
 
 const DOMAIN_NAMES = [...new Set(RESOURCES.map((r) => r.domain))].join('|');
-// What may follow a prefix: the path goes on, a query, the end of the text, a quote or a template hole.
-const V1_PREFIX = new RegExp(`\\/(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}(?=[/?#'"\`$]|$)`, 'g');
+// What may come before a prefix: a slash, or the start of a text or literal (a path relative to a
+// client's prefixUrl, 'iam/v1/groups'); what may follow it: the path goes on, a query, the end of
+// the text, a quote or a template hole.
+const V1_PREFIX = new RegExp(`(^|[/'"\`])(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}(?=[/?#'"\`$]|$)`, 'g');
 const ENDS_WITH_V1_PREFIX = new RegExp(`\\/(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}\\/$`);
 
 const ENDS_WITH_DOMAIN = new RegExp(`\\/(${DOMAIN_NAMES})\\/$`);
@@ -139,11 +141,11 @@ export function hasV1Path(text: string): boolean {
  * collection spellings that changed (`rolebindings` -> `roleBindings`).
  */
 export function rewriteV1Paths(text: string): string {
-  let out = text.replace(V1_PREFIX, (_m, domain: string) => `/${domain}/${VERSION_SEGMENT.v2}`);
+  let out = text.replace(V1_PREFIX, (_m, lead: string, domain: string) => `${lead}${domain}/${VERSION_SEGMENT.v2}`);
   for (const resource of RESOURCES) {
     if (resource.v1.collection === resource.v2.collection) continue;
-    const from = `/${resource.domain}/${VERSION_SEGMENT.v2}/${resource.v1.collection}`;
-    out = out.replace(new RegExp(`${from.replace(/[/]/g, '\\/')}(?=[/?#'"\`$]|$)`, 'g'), `/${resource.domain}/${VERSION_SEGMENT.v2}/${resource.v2.collection}`);
+    const from = `${resource.domain}/${VERSION_SEGMENT.v2}/${resource.v1.collection}`;
+    out = out.replace(new RegExp(`(^|[/'"\`])${from.replace(/[/]/g, '\\/')}(?=[/?#'"\`$]|$)`, 'g'), (_m, lead: string) => `${lead}${resource.domain}/${VERSION_SEGMENT.v2}/${resource.v2.collection}`);
   }
   return out;
 }

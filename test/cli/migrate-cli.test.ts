@@ -113,7 +113,7 @@ describe('migrate-v2 (CLI)', () => {
     expect(text).toMatch(/\/iam\/v2beta1\/groups/);
     expect(text).toMatch(/method: "PUT"/);
     const list = await runCli(['--list-transforms']);
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(['updates', 'get-by-list', 'pagination', 'role-bindings', 'envelopes', 'field-renames', 'paths']);
+    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(['updates', 'get-by-list', 'pagination', 'deletes', 'role-bindings', 'envelopes', 'field-renames', 'paths']);
   });
 
   it('skips node_modules, build output and git-ignored files; honours --include and --exclude', async () => {

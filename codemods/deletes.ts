@@ -1,0 +1,43 @@
+/**
+ * A v1 delete answered `{}`; a v2 delete answers an empty body. Where the answer of a migrated
+ * delete is parsed as JSON (`res.json()` after the call, or a wrapper that parses every answer),
+ * the parse reads an empty body as `{}`, as v1's was.
+ */
+import { ts } from 'ts-morph';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
+import type { V1Call } from '../src/codemod/v1-calls.js';
+import { forEachNode } from './helpers.js';
+
+function answersEmpty(call: V1Call): boolean {
+  return call.operation === 'delete' && call.resource.v1.deleteResponse?.body === 'empty-object' && call.resource.v2.deleteResponse?.body === 'empty';
+}
+
+/** The `.json()` calls of this file that parse the answer of a migrated delete. */
+function parsesOfDeletes(ctx: TransformContext): Set<ts.CallExpression> {
+  const parses = new Set<ts.CallExpression>();
+  // A wrapper parses for every caller, in whatever file they are.
+  for (const call of ctx.analysis.plan.calls) {
+    const parse = call.via?.parse;
+    if (parse && parse.getSourceFile() === ctx.sf && answersEmpty(call) && ctx.analysis.plan.migrates(call)) parses.add(parse);
+  }
+  forEachNode(ctx.sf, (node) => {
+    if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'json' || node.arguments.length > 0) return;
+    const shape = ctx.shapeOf(node.expression.expression);
+    if (shape && (shape.kind === 'response' || shape.kind === 'stream') && !shape.call.via && (shape.call.client === 'fetch' || shape.call.client === 'undici') && answersEmpty(shape.call)) parses.add(node);
+  });
+  return parses;
+}
+
+export const deletes: Transform = {
+  name: 'deletes',
+  description: "a v1 delete answered {}, a v2 delete an empty body: res.json() of its answer -> res.text() read as {} when empty",
+  apply(ctx) {
+    for (const parse of parsesOfDeletes(ctx)) {
+      const access = parse.expression as ts.PropertyAccessExpression;
+      if (ctx.isClaimed(access.name)) continue;
+      ctx.replace(access.name, 'text');
+      ctx.edit(parse.end, parse.end, '.then((text) => (text ? JSON.parse(text) : {}))');
+      ctx.claim(access.name);
+    }
+  },
+};

@@ -19,6 +19,13 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CLIENTS = join(REPO, 'fixtures/clients');
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 const programs = readdirSync(CLIENTS).filter((f) => /\.(ts|mjs)$/.test(f));
+/** Modules in subfolders (lib/...): imported by the programs, never run on their own. */
+const modules = readdirSync(CLIENTS, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile() && e.parentPath !== CLIENTS && /\.(ts|mjs)$/.test(e.name))
+  .map((e) => join(e.parentPath, e.name).slice(CLIENTS.length + 1));
+const sources = programs.length + modules.length;
+const transpile = (source: string): string =>
+  ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
 
 function copyClients(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mv2-clients-'));
@@ -32,9 +39,12 @@ async function runClient(dir: string, file: string, disable: ('v1' | 'v2')[]): P
   const emulator = await startEmulator({ dataset: 'demo', disable });
   let path = join(dir, file);
   if (file.endsWith('.ts')) {
-    const js = ts.transpileModule(readFileSync(path, 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     path = path.replace(/\.ts$/, '.run.mjs');
-    writeFileSync(path, js);
+    writeFileSync(path, transpile(readFileSync(join(dir, file), 'utf8')));
+  }
+  // A program imports a module of a subfolder by its .js name (NodeNext): write it beside the .ts.
+  for (const mod of modules.filter((m) => m.endsWith('.ts'))) {
+    writeFileSync(join(dir, mod.replace(/\.ts$/, '.js')), transpile(readFileSync(join(dir, mod), 'utf8')));
   }
   try {
     const { stdout } = await exec(process.execPath, [path], { env: { ...process.env, PLATFORM_URL: emulator.url, PLATFORM_TOKEN: 'emulator-dev-token' }, timeout: 30_000 });
@@ -67,7 +77,7 @@ describe('fixtures/clients, migrated end to end', () => {
   it('holds at least eight integrations, and the CLI migrates them all', () => {
     expect(programs.length).toBeGreaterThanOrEqual(8);
     expect(migration.code, migration.stderr).toBe(0);
-    expect(migration.stderr).toMatch(new RegExp(`${programs.length} files scanned, ${programs.length} changed`));
+    expect(migration.stderr).toMatch(new RegExp(`${sources} files scanned, ${sources} changed`));
   });
 
   it.each(programs)('%s prints the same on v2 alone as it did on v1', async (file) => {

@@ -18,6 +18,7 @@ export type Shape =
   | { kind: 'array'; resource: ResourceContract; call?: V1Call }
   | { kind: 'resource'; resource: ResourceContract; call?: V1Call };
 
+const GATHERING = new Set(['push', 'unshift']);
 const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
 const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
@@ -180,6 +181,15 @@ export class DataFlow {
         const callback = n.arguments[0];
         if (callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) && /\.json\(\)/.test(callback.getText(this.sf))) return bodyShape(target.call);
       }
+      // Promise.all(ids.map((id) => readGroup(id))) and the like: an array of what each element gives.
+      if (method === 'all' && ts.isIdentifier(n.expression.expression) && n.expression.expression.text === 'Promise' && n.arguments[0]) {
+        const all = this.shapeOf(n.arguments[0]);
+        return all?.kind === 'array' ? all : undefined;
+      }
+      if (method === 'map' && n.arguments[0] && (ts.isArrowFunction(n.arguments[0]) || ts.isFunctionExpression(n.arguments[0]))) {
+        const each = this.returns.get(n.arguments[0]);
+        if (each?.kind === 'resource') return { ...each, kind: 'array' };
+      }
       if (target?.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...target, kind: 'resource' };
       if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
       const byName = this.methodReturns.get(method);
@@ -255,6 +265,12 @@ export class DataFlow {
           const element: Shape = { ...over, kind: 'resource' };
           for (const p of callback.parameters.slice(0, node.expression.name.text === 'sort' || node.expression.name.text === 'toSorted' ? 2 : 1)) bindPattern(p.name, element);
         }
+      }
+      // list.push(record): the array gathers records of that kind.
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && GATHERING.has(node.expression.name.text) && ts.isIdentifier(node.expression.expression)) {
+        const declaration = this.declarationOf(node.expression.expression);
+        const item = node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) ? this.shapeOf(node.arguments[0]) : undefined;
+        if (declaration && item?.kind === 'resource') learn(declaration, { ...item, kind: 'array' });
       }
       if (ts.isReturnStatement(node) && node.expression) {
         const fn = enclosingFunction(node);

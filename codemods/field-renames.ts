@@ -50,6 +50,11 @@ export const fieldRenamesTransform: Transform = {
       const resource = roles.find((r) => r.shape === 'resource')?.resource;
       if (resource) renameMembers(ctx, container, resource);
     }
+    for (const push of ctx.file.flow.otherPushes) {
+      const list = (push.expression as ts.PropertyAccessExpression).expression;
+      const shape = ctx.shapeOf(list);
+      if (shape?.kind === 'array') ctx.todo(push, `this pushes a row that is no ${shape.resource.singular} record into a list of ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) where the list is read, this row's are not; give it the v2 names or a list of its own`);
+    }
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
       // Ask for a shape only where a name could change: the checker is the cost.

@@ -38,6 +38,8 @@ function bodyShape(call: V1Call): Shape | undefined {
 
 export class DataFlow {
   private readonly declared = new Map<ts.Declaration, Shape>();
+  /** `list.push({ ... })` of an object literal: a row that is no API record, if the list gathers records. */
+  readonly otherPushes: ts.CallExpression[] = [];
   /** Declarations known only from their `.id` in a URL: what the flow says of them wins. */
   private readonly weak = new Set<ts.Declaration>();
   private readonly patterns = new Map<ts.BindingPattern, Shape>();
@@ -271,6 +273,7 @@ export class DataFlow {
         const declaration = this.declarationOf(node.expression.expression);
         const item = node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) ? this.shapeOf(node.arguments[0]) : undefined;
         if (declaration && item?.kind === 'resource') learn(declaration, { ...item, kind: 'array' });
+        else if (declaration && node.arguments[0] && ts.isObjectLiteralExpression(unwrap(node.arguments[0] as ts.Expression))) this.otherPushes.push(node);
       }
       if (ts.isReturnStatement(node) && node.expression) {
         const fn = enclosingFunction(node);

@@ -16,7 +16,8 @@ export type Shape =
   | { kind: 'stream'; call: V1Call }
   | { kind: 'envelope'; resource: ResourceContract; call?: V1Call }
   | { kind: 'array'; resource: ResourceContract; call?: V1Call }
-  | { kind: 'resource'; resource: ResourceContract; call?: V1Call };
+  /** `weak`: known only from the value's `.id` in a URL; its own type, where the checker knows one, says more. */
+  | { kind: 'resource'; resource: ResourceContract; call?: V1Call; weak?: true };
 
 const GATHERING = new Set(['push', 'unshift']);
 const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
@@ -101,7 +102,8 @@ export class DataFlow {
     const n = unwrap(expression);
     let shape = this.shapes.get(n);
     if (shape === undefined) {
-      shape = this.flowShape(n) ?? this.checkedShape(n) ?? null;
+      const flow = this.flowShape(n);
+      shape = (flow && !('weak' in flow && flow.weak) ? flow : (this.checkedShape(n) ?? flow)) ?? null;
       this.shapes.set(n, shape);
     }
     return shape ?? undefined;
@@ -241,8 +243,8 @@ export class DataFlow {
       const built = call.parts.references.flatMap((r) => (ts.isVariableDeclaration(r.declaration) && r.declaration.initializer ? [r.declaration.initializer] : []));
       for (const holder of [call.urlNode, ...built].flatMap(idHolders)) {
         const declaration = this.declarationOf(holder);
-        // Weak, and with no call: the value's own flow (a v2 list, say) decides its names, not the URL it fills.
-        if (declaration) learn(declaration, { kind: 'resource', resource: resourceOf(kind) }, true);
+        // Weak: the value's own flow (a v2 list, say) or type decides its names, not the URL it fills.
+        if (declaration) learn(declaration, { kind: 'resource', resource: resourceOf(kind), call, weak: true }, true);
       }
     }
     const visit = (node: ts.Node): void => {

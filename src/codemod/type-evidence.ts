@@ -56,6 +56,8 @@ export class TypeEvidence {
       this.types.within(call, call ? staysOnV1(call) : false, () => this.types.attach(type, shape.kind as TypeShape, (shape as Extract<Shape, { resource: unknown }>).resource));
     };
     for (const [declaration, shape] of flow.declarations()) {
+      // A value seen only in the URL of a call that stays on v1 says nothing about what its type holds on v2.
+      if ('weak' in shape && shape.weak && shape.call && staysOnV1(shape.call)) continue;
       if ((ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.type) attach(declaration.type, shape);
     }
     const visit = (node: ts.Node): void => {

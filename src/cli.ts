@@ -69,6 +69,7 @@ function migrateCommandLine(): Command {
     .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
     .option('--patch <file>', 'write the unified patch')
     .option('--tsconfig <path>', 'use this tsconfig for types across files (default: the nearest tsconfig.json)')
+    .option('--config <path>', 'declare what the codemod cannot see, such as wrappers of other packages (default: the nearest migrate-v2.config.json)')
     .option('--transforms <list>', 'run only these transforms (comma-separated)')
     .option('--list-transforms', 'list the transforms and exit')
     .option('--include <glob>', 'only files matching (repeatable)', collect)

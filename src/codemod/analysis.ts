@@ -12,6 +12,7 @@ import { TypeEvidence } from './type-evidence.js';
 import { missingBy } from './read-one.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
+import type { CodemodConfig } from './config.js';
 
 export interface FileAnalysis {
   sf: ts.SourceFile;
@@ -41,10 +42,11 @@ export class Analysis {
     candidates: readonly ts.SourceFile[],
     /** Whether files the analysis does not see import this one: then its exports have readers it cannot follow. */
     private readonly importedUnseen: (sf: ts.SourceFile) => boolean,
+    config: CodemodConfig = { wrappers: [] },
   ) {
     this.text = new StaticText(checker);
     this.types = new ResourceTypes(checker);
-    this.wrappers = new Wrappers(this.text, checker);
+    this.wrappers = new Wrappers(this.text, checker, config.wrappers);
     this.wrappers.find(candidates, (call) => recognise(call, this.text));
     for (const sf of candidates) {
       const scan = findV1Calls(sf, this.text, this.wrappers);

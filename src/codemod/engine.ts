@@ -13,6 +13,7 @@ import { ts } from 'ts-morph';
 import { mayCallV1 } from '../contract/index.js';
 import { UsageError } from '../errors.js';
 import { Analysis } from './analysis.js';
+import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
@@ -111,6 +112,8 @@ export type Progress = (done: number, total: number) => void;
 export interface CodemodOptions {
   /** A tsconfig whose options (lib, paths, module resolution) the program takes; types then cross files. */
   tsconfig?: string;
+  /** What migrate-v2.config.json declares (wrappers of packages the codemod cannot read). */
+  config?: CodemodConfig;
   progress?: Progress;
 }
 
@@ -226,7 +229,7 @@ export function runCodemod(files: readonly string[], transforms: readonly Transf
     const sourceFiles = [...selected].flatMap((p) => program.getSourceFile(p) ?? []);
     // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
     const imported = options.tsconfig ? new Set<string>() : importedFiles(raws);
-    const analysis = new Analysis(program.getTypeChecker(), sourceFiles, (sf) => imported.has(resolve(sf.fileName)));
+    const analysis = new Analysis(program.getTypeChecker(), sourceFiles, (sf) => imported.has(resolve(sf.fileName)), options.config);
     // Files that declare resource types are migrated with the values they describe.
     const toMigrate = new Set(selected);
     for (const container of analysis.types.containers.keys()) {

@@ -20,7 +20,7 @@ export type Missing =
 export function missingBy(call: V1Call, flow: DataFlow): Missing {
   const one = call.resource.singular;
   const stays = (why: string) => ({ by: 'none' as const, why: `this read of one ${one} stays on v1: v2 answers a missing ${one} with 404 where v1 answered an empty list, and ${why}; migrate it by hand` });
-  if (call.via?.ownThrow) return stays(`${call.via.fn.name?.getText() ?? 'the wrapper'}() throws errors that do not carry the status (in status or statusCode), so that 404 cannot be told apart here`);
+  if (call.via?.ownThrow) return stays(`${call.via.name}() throws errors that do not carry the status (in status or statusCode), so that 404 cannot be told apart here`);
   const returnsResponse = !call.via || call.via.returns === 'response';
   if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {
     const response = flow.responseVariable(call);

@@ -43,7 +43,7 @@ export class TypeEvidence {
   /** The type argument of a call: axios.get<{ items: Group[] }>(...) and a wrapper's get<T>(...) returning Promise<T> type the body. */
   gatherCall(call: V1Call): void {
     const body = bodyShape(call);
-    const typesBody = call.via ? typeArgumentIsBody(call.via.fn) : call.client === 'axios';
+    const typesBody = call.via ? (call.via.fn ? typeArgumentIsBody(call.via.fn) : call.via.returns === 'body') : call.client === 'axios';
     if (body && typesBody && call.call.typeArguments?.[0]) this.types.attach(call.call.typeArguments[0], body, call.resource);
   }
 

@@ -9,12 +9,16 @@
 import { ts } from 'ts-morph';
 import { collectionBase, RESOURCES, type HttpMethod } from '../contract/index.js';
 import { functionOf, StaticText, unwrap, type Evaluated } from './static-text.js';
+import type { DeclaredWrapper } from './config.js';
+import { isProjectSource } from './resource-types.js';
 import type { Client } from './v1-calls.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
 export interface Wrapper {
-  fn: WrapperFunction;
+  /** The program's function; none for a wrapper declared in the config (a package's). */
+  fn?: WrapperFunction;
+  name: string;
   /** The HTTP client underneath. */
   client: Client;
   pathParam: number;
@@ -58,6 +62,16 @@ export interface Tag {
 }
 
 const MARK = '\u0002';
+
+/** Whether the name a callee starts from is imported from the module given. */
+function importedFrom(callee: ts.Expression, module: string, checker: ts.TypeChecker): boolean {
+  let root = callee;
+  while (ts.isPropertyAccessExpression(root)) root = root.expression;
+  const declaration = ts.isIdentifier(root) ? checker.getSymbolAtLocation(root)?.declarations?.[0] : undefined;
+  let n: ts.Node | undefined = declaration;
+  while (n && !ts.isImportDeclaration(n)) n = n.parent;
+  return Boolean(n && ts.isStringLiteral(n.moduleSpecifier) && n.moduleSpecifier.text === module);
+}
 
 /** The index of the parameter a node names directly, if it names one of the function's. */
 function parameterIndex(fn: WrapperFunction, node: ts.Node | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): number | undefined {
@@ -240,6 +254,7 @@ export class Wrappers {
   constructor(
     private readonly text: StaticText,
     private readonly checker: ts.TypeChecker,
+    private readonly declared: readonly DeclaredWrapper[] = [],
   ) {}
 
   find(files: readonly ts.SourceFile[], transportOf: (call: ts.CallExpression) => Transport | undefined): void {
@@ -258,9 +273,9 @@ export class Wrappers {
 
   /** The wrapper a call goes through, with its method, URL and body read from the arguments. */
   viaWrapper(call: ts.CallExpression): Transport | undefined {
-    if (this.byFunction.size === 0) return undefined;
+    if (this.byFunction.size === 0 && this.declared.length === 0) return undefined;
     const fn = functionOf(call.expression, (n) => this.text.declarationOf(n));
-    const wrapper = fn && this.byFunction.get(fn);
+    const wrapper = (fn && this.byFunction.get(fn)) ?? (fn && isProjectSource(fn.getSourceFile()) ? undefined : this.declaredFor(call));
     if (!wrapper) return undefined;
     const urlNode = call.arguments[wrapper.pathParam];
     if (!urlNode) return undefined;
@@ -275,6 +290,27 @@ export class Wrappers {
       } else if (m) out.methodExpression = m;
     }
     return out;
+  }
+
+  /** A wrapper the config declares, when the call names it (and it comes from the module it names). */
+  private declaredFor(call: ts.CallExpression): Wrapper | undefined {
+    const callee = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+    if (!ts.isIdentifier(callee)) return undefined;
+    const w = this.declared.find((d) => d.function === callee.text && (!d.from || importedFrom(call.expression, d.from, this.checker)));
+    if (!w) return undefined;
+    const client = w.client ?? 'fetch';
+    return {
+      name: w.function,
+      client,
+      pathParam: w.path,
+      prefix: { text: '', literals: [], references: [] },
+      ...(typeof w.method === 'number' ? { methodParam: w.method } : { method: w.method ?? 'GET' }),
+      ...(w.body !== undefined ? { bodyParam: w.body } : {}),
+      returns: w.returns,
+      throws: w.errors !== undefined || client === 'axios' || client === 'got' || client === 'ky',
+      ownThrow: w.errors === 'opaque',
+      untagged: [],
+    };
   }
 
   private consider(call: ts.CallExpression, transportOf: (call: ts.CallExpression) => Transport | undefined): boolean {
@@ -301,6 +337,7 @@ export class Wrappers {
     this.transports.add(call);
     this.byFunction.set(fn, {
       fn,
+      name: fn.name?.getText() ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) || ts.isPropertyDeclaration(fn.parent) ? fn.parent.name.getText() : 'the wrapper'),
       client: transport.client,
       pathParam,
       prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals], references: [...transport.prefix.references, ...url.references] },

@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
+import { findConfig, loadConfig } from '../codemod/config.js';
 import { runCodemod } from '../codemod/engine.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
 import { findFiles } from '../codemod/files.js';
@@ -19,6 +20,7 @@ import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
   tsconfig?: string;
+  config?: string;
   write?: boolean;
   check?: boolean;
   allowDirty?: boolean;
@@ -84,8 +86,10 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   let drawn = 0;
   // Only for runs that last, and at most ten times a second: a progress line for a short run is noise.
   const tsconfig = findTsconfig(o.tsconfig, paths ?? [], io.cwd);
+  const configFile = findConfig(o.config, paths ?? [], io.cwd);
   const run = runCodemod(files, transforms, io.cwd, {
     ...(tsconfig ? { tsconfig } : {}),
+    ...(configFile ? { config: loadConfig(configFile) } : {}),
     progress: (done, total) => {
       const now = performance.now();
       if (!io.progress || now - started < 1000 || now - drawn < 100) return;

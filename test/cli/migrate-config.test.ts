@@ -1,0 +1,63 @@
+/** migrate-v2.config.json: wrappers of packages the codemod cannot read, declared; a bad file is one line and exit 2. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const UNKNOWN = readFileSync(fileURLToPath(new URL('../../fixtures/codemods/paths/unknown-wrapper.input.ts', import.meta.url)), 'utf8');
+const DECLARED = { wrappers: [{ function: 'callPlatform', from: './platform-client', path: 1, method: 0, returns: 'body' }] };
+
+function project(config?: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-config-'));
+  writeFileSync(join(dir, 'client.ts'), UNKNOWN);
+  if (config !== undefined) writeFileSync(join(dir, 'migrate-v2.config.json'), typeof config === 'string' ? config : JSON.stringify(config));
+  return dir;
+}
+
+describe('migrate-v2.config.json', () => {
+  it('without it, a call through a package wrapper is noted and left on v1', async () => {
+    const r = await runCli([project(), '--json']);
+    expect(JSON.parse(r.stdout).review[0].why).toMatch(/no call migrate-v2 recognises/);
+  });
+
+  it('found beside the code, a declared wrapper migrates its calls whole', async () => {
+    const dir = project(DECLARED);
+    const r = await runCli([dir, '--write']);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'client.ts'), 'utf8');
+    expect(text).toMatch(/callPlatform\('GET', `\/iam\/v2beta1\/groups\?\$\{page\}`\)/);
+    expect(text).toMatch(/body\.groups\.map/);
+    expect(text).not.toMatch(/migrate-v2-todo/);
+  });
+
+  it('a wrapper declared for another module does not match', async () => {
+    const r = await runCli([project({ wrappers: [{ ...DECLARED.wrappers[0], from: '@other/sdk' }] }), '--json']);
+    expect(JSON.parse(r.stdout).summary.review).toBe(1);
+  });
+
+  it.each([
+    ['{"wrapers": []}', /unknown key "wrapers"/],
+    ['{"wrappers": [{"function": "f", "path": -1, "returns": "body"}]}', /wrappers\[0\]\.path: expected the index/],
+    ['{"wrappers": [{"function": "f", "path": 0, "returns": "json"}]}', /wrappers\[0\]\.returns: expected "body" or "response"/],
+    ['{"wrappers": ', /not JSON/],
+  ])('refuses %s with one line and exit 2', async (text, message) => {
+    const dir = project(text);
+    const r = await runCli([dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(UNKNOWN);
+  });
+
+  it('--config names a file; a missing one is exit 2', async () => {
+    const dir = project();
+    const config = join(dir, 'elsewhere.json');
+    writeFileSync(config, JSON.stringify(DECLARED));
+    expect((await runCli([dir, '--config', config, '--json'])).stdout).toMatch(/"review":\s*0/);
+    const missing = await runCli([dir, '--config', join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--config .*nope\.json: no such file/);
+  });
+});

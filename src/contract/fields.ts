@@ -47,6 +47,11 @@ export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<stri
   return renames;
 }
 
+/** Fields v1 serves and v2beta1 does not (a role's `capabilities`): code that reads them gets nothing on v2. */
+export function fieldsGoneInV2(resource: ResourceContract): ReadonlySet<string> {
+  return new Set(resource.fields.filter((f) => f.v1 && !f.v2 && !f.reference).map((f) => f.v1!));
+}
+
 /** Fields an update may change, in the version's names. */
 export function mutableFields(resource: ResourceContract, version: ApiVersion): string[] {
   return resource.fields.filter((f) => f.access === 'mutable' && f[version]).map((f) => f[version]!);

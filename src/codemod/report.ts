@@ -1,5 +1,5 @@
 /** The codemod's reports: a terminal summary, markdown fit for a pull request, JSON for machines. */
-import { code, details, table } from '../report/markdown.js';
+import { code, details, fenced, htmlCode, table } from '../report/markdown.js';
 import type { CodemodRun, FileOutcome } from './engine.js';
 import { unifiedDiff } from './diff.js';
 
@@ -66,8 +66,8 @@ export function renderMarkdown(report: CodemodReport): string {
     '## migrate-v2: v1 to v2beta1',
     '',
     table(
-      ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after', 'time'],
-      [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)', `${(s.ms / 1000).toFixed(1)} s`]],
+      ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after'],
+      [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)']],
     ),
     '',
   ];
@@ -79,7 +79,7 @@ export function renderMarkdown(report: CodemodReport): string {
   const changed = report.files.filter((f) => f.diff);
   if (changed.length > 0) {
     parts.push(`### Changes (${changed.length} files)`, '');
-    for (const f of changed) parts.push(details(code(f.path), `\`\`\`diff\n${f.diff!.trimEnd()}\n\`\`\``), '');
+    for (const f of changed) parts.push(details(htmlCode(f.path), fenced('diff', f.diff!.trimEnd())), '');
   }
   return parts.join('\n');
 }

@@ -104,7 +104,7 @@ export function renderMarkdown(report: AuditReport): string {
     `**${VERDICT_TEXT[report.verdict]}**`,
     '',
     `Target ${code(report.target.baseUrl)}${report.target.embeddedEmulator ? ' (the embedded emulator)' : ''}${report.target.scope ? `, scope ${code(report.target.scope)}` : ''}; ` +
-      `${report.startedAt} to ${report.finishedAt}; ${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages.`,
+      `${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages.`,
     '',
     table(SUMMARY_HEADER, summaryRows(report.summary)),
     '',

@@ -6,12 +6,6 @@
  */
 import { code } from './markdown.js';
 
-/** GitHub refuses a pull-request comment longer than this: the default bound of a markdown report. */
-export const COMMENT_MAX_CHARS = 65_536;
-
-/** GitHub takes 1 MiB of step summary from a step; a UTF-16 unit is at most 3 bytes of UTF-8. */
-export const STEP_SUMMARY_MAX_CHARS = Math.floor((1024 * 1024) / 3);
-
 /** Entries that may be cut, shown in order; each entry carries its own line ends. */
 export interface Listing {
   /** Shown whenever the listing is: a heading. */

@@ -96,7 +96,7 @@ describe('migrate-v2 (CLI)', () => {
     expect(md).toMatch(/\]\(.*client\.ts#L5\)/);
     expect(md).toMatch(/<details><summary><code>[^<`]*client\.ts<\/code><\/summary>\n\n```diff/);
     expect(readFileSync(join(out, 'p.diff'), 'utf8')).toBe(r.stdout);
-    expect(readFileSync(summary, 'utf8')).toBe(`${md}\n`);
+    expect(readFileSync(summary, 'utf8')).toBe(md);
     await runCli([dir, '--report', join(out, 'r.json')]);
     const json = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8'));
     expect(json.summary).toMatchObject({ scanned: 1, changed: 1, review: 1, errors: 0 });

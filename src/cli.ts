@@ -124,6 +124,7 @@ function verifyCommandLine(): Command {
     .option('--retries <n>', 'retries per request (5xx, 429, resets, truncated bodies)', '6')
     .option('--report <file>', 'write the report: FILE.md (markdown) or FILE.json (every finding); repeatable', collect)
     .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
+    .addOption(reportMaxCharsOption())
     .option('--baseline <old.json>', 'a previous JSON report: fail only on findings it does not have')
     .option('--json', 'print the report as JSON instead of the summary')
     .option('--quiet', 'no progress line')

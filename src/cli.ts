@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_EMULATOR_PORT, printDataset, startEmulatorCommand, type EmulatorCommandOptions } from './commands/emulator.js';
 import { contractCommand } from './commands/contract.js';
+import { COMMENT_MAX_CHARS } from './commands/options.js';
 import { listTransforms, migrateCommand, type MigrateCommandOptions } from './commands/migrate.js';
 import { verifyCommand, type VerifyCommandOptions } from './commands/verify.js';
 import { isUsageError } from './errors.js';
@@ -16,6 +17,10 @@ const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function reportMaxCharsOption(): Option {
+  return new Option('--report-max-chars <n>', 'at most this many characters of markdown report and of step summary (the default: what a GitHub comment takes)').default(String(COMMENT_MAX_CHARS));
+}
 
 function emulatorCommand(): Command {
   return new Command('emulator')
@@ -67,6 +72,7 @@ function migrateCommandLine(): Command {
     .option('--allow-dirty', 'with --write: change files that have uncommitted changes')
     .option('--report <file>', 'write a report: FILE.md (for a pull request) or FILE.json')
     .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
+    .addOption(reportMaxCharsOption())
     .option('--patch <file>', 'write the unified patch')
     .option('--tsconfig <path>', 'use this tsconfig for types across files (default: the nearest tsconfig.json)')
     .option('--config <path>', 'declare what the codemod cannot see, such as wrappers of other packages (default: the nearest migrate-v2.config.json)')
@@ -119,6 +125,7 @@ function verifyCommandLine(): Command {
     .option('--retries <n>', 'retries per request (5xx, 429, resets, truncated bodies)', '6')
     .option('--report <file>', 'write the report: FILE.md (markdown) or FILE.json (every finding); repeatable', collect)
     .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
+    .addOption(reportMaxCharsOption())
     .option('--baseline <old.json>', 'a previous JSON report: fail only on findings it does not have')
     .option('--json', 'print the report as JSON instead of the summary')
     .option('--quiet', 'no progress line')

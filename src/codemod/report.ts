@@ -1,5 +1,6 @@
 /** The codemod's reports: a terminal summary, markdown fit for a pull request, JSON for machines. */
-import { code, details, table } from '../report/markdown.js';
+import { fitDocument, nameList, type Listing } from '../report/budget.js';
+import { cell, code, details, fenced, htmlCode, table, tableHead, tableRow } from '../report/markdown.js';
 import type { CodemodRun, FileOutcome } from './engine.js';
 import { unifiedDiff } from './diff.js';
 
@@ -60,26 +61,63 @@ export function buildReport(run: CodemodRun, version: string, wrote: boolean): C
   };
 }
 
-export function renderMarkdown(report: CodemodReport): string {
+export interface MarkdownOptions {
+  maxChars: number;
+  /** Files this run wrote with everything in them, named where the report leaves something out. */
+  patch?: string;
+  json?: string;
+}
+
+/** Markdown for a pull request, in at most `maxChars`: the summary, the review list, then diffs while they fit. */
+export function renderMarkdown(report: CodemodReport, options: MarkdownOptions): string {
+  const review = reviewRows(report);
+  const changed = report.files.filter((f) => f.diff !== undefined);
+  return fitDocument(
+    [summaryTable(report), ...(review.length > 0 ? [reviewListing(review, options)] : []), ...(changed.length > 0 ? [changesListing(changed, options)] : [])],
+    options.maxChars,
+  );
+}
+
+function summaryTable(report: CodemodReport): string {
   const s = report.summary;
-  const parts = [
-    '## migrate-v2: v1 to v2beta1',
-    '',
-    table(
-      ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after', 'time'],
-      [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)', `${(s.ms / 1000).toFixed(1)} s`]],
-    ),
-    '',
-  ];
-  const review = report.files.flatMap((f) => [
-    ...(f.error ? [[`[${code(f.path)}](${f.path})`, 'error', f.error]] : []),
-    ...f.review.map((r) => [`[${code(`${f.path}:${r.line}`)}](${f.path}#L${r.line})`, r.transform, r.why]),
+  const header = ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after'];
+  const types = s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)';
+  return `## migrate-v2: v1 to v2beta1\n\n${table(header, [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), types]])}\n\n`;
+}
+
+function reviewRows(report: CodemodReport): string[] {
+  return report.files.flatMap((f) => [
+    ...(f.error ? [tableRow([`[${code(f.path)}](${f.path})`, 'error', cell(f.error)])] : []),
+    ...f.review.map((r) => tableRow([`[${code(`${f.path}:${r.line}`)}](${f.path}#L${r.line})`, r.transform, cell(r.why)])),
   ]);
-  if (review.length > 0) parts.push(`### Manual review (${review.length})`, '', table(['where', 'transform', 'why'], review), '');
-  const changed = report.files.filter((f) => f.diff);
-  if (changed.length > 0) {
-    parts.push(`### Changes (${changed.length} files)`, '');
-    for (const f of changed) parts.push(details(code(f.path), `\`\`\`diff\n${f.diff!.trimEnd()}\n\`\`\``), '');
-  }
-  return parts.join('\n');
+}
+
+function reviewListing(rows: string[], options: MarkdownOptions): Listing {
+  const where = options.json ? `every item is in ${code(options.json)}` : 'run with `--json` or `--report migration.json` for every item';
+  return {
+    title: `### Manual review (${rows.length})\n\n`,
+    open: tableHead(['where', 'transform', 'why']),
+    close: '\n',
+    entries: rows,
+    leftOut: (omitted) => `${omitted.length} of ${rows.length} manual-review items left out to fit this report: ${where}.\n\n`,
+  };
+}
+
+function changesListing(changed: CodemodReport['files'], options: MarkdownOptions): Listing {
+  const everything = options.patch ?? options.json;
+  const end = `. ${everything ? `Every diff is in ${code(everything)}.` : 'Run with `--patch migration.patch` or `--report migration.json` for every diff.'}\n\n`;
+  const note = (omitted: readonly number[], room: number) => {
+    const lead = `Diffs left out to fit this report (${omitted.length} of ${changed.length} files): `;
+    return `${lead}${nameList(omitted.map((i) => changed[i]!.path), room - lead.length - end.length)}${end}`;
+  };
+  // The names of the files left out can run long: at most an eighth of the report is kept for them.
+  const noteRoom = Math.min(Math.floor(options.maxChars / 8), note(changed.map((_, i) => i), Infinity).length);
+  return {
+    title: `### Changes (${changed.length} files)\n\n`,
+    open: '',
+    close: '',
+    entries: changed.map((f) => `${details(htmlCode(f.path), fenced('diff', f.diff!.trimEnd()))}\n\n`),
+    leftOut: (omitted) => note(omitted, noteRoom),
+    noteRoom,
+  };
 }

@@ -2,7 +2,7 @@
  * `migrate-v2 [paths...]`: the codemod. A dry run by default (diffs and a summary, nothing written);
  * `--write` applies the changes. Options in, an outcome out; the CLI prints it.
  */
-import { appendFileSync, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
@@ -15,7 +15,8 @@ import type { Transform } from '../codemod/transform.js';
 import { refuseDirty } from '../codemod/write-files.js';
 import { writeAll } from '../codemod/write-all.js';
 import { writeAtomically } from '../atomic-write.js';
-import { reportFormat } from './options.js';
+import { appendStepSummary } from '../report/step-summary.js';
+import { reportFormat, reportMaxChars } from './options.js';
 import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
@@ -26,6 +27,7 @@ export interface MigrateCommandOptions {
   allowDirty?: boolean;
   report?: string;
   format?: string;
+  reportMaxChars?: string;
   patch?: string;
   transforms?: string;
   include?: string[];
@@ -81,6 +83,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
   const transforms = chooseTransforms(o.transforms);
   const format = o.report ? reportFormat(o.report, o.format) : undefined;
+  const maxChars = reportMaxChars(o.reportMaxChars);
   const files = findFiles(paths && paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
   const started = performance.now();
   let drawn = 0;
@@ -106,16 +109,10 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   // The time a user waited: reading, analysis, diffs and writes, not the engine's part alone.
   run.ms = performance.now() - began;
   const report = buildReport(run, io.version, Boolean(o.write));
-  if (o.report) writeAtomically(o.report, format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report));
+  const markdown = (bound: number) => renderMarkdown(report, { maxChars: bound, ...(o.patch ? { patch: o.patch } : {}), ...(o.report && format === 'json' ? { json: o.report } : {}) });
   if (o.patch) writeAtomically(o.patch, patch);
-  const stepSummary = io.env['GITHUB_STEP_SUMMARY'];
-  if (stepSummary) {
-    try {
-      appendFileSync(stepSummary, `${renderMarkdown(report)}\n`);
-    } catch (error) {
-      throw new UsageError(`cannot write GITHUB_STEP_SUMMARY ${stepSummary}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
+  if (o.report) writeAtomically(o.report, format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : markdown(maxChars));
+  appendStepSummary(io.env, maxChars, markdown);
 
   const summary = summarise(run);
   let stdout = '';

@@ -1,4 +1,4 @@
-/** Reading the flags the commands share: whole numbers in a range, and the format of a report file. */
+/** Reading the flags the commands share: whole numbers in a range, the format of a report file and its bound. */
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -19,4 +19,12 @@ export function reportFormat(path: string, format: string | undefined): 'md' | '
   if (chosen === 'md' || chosen === 'markdown') return 'md';
   if (chosen === 'json') return 'json';
   throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
+}
+
+/** GitHub refuses a pull-request comment longer than this: the default bound of a markdown report. */
+export const COMMENT_MAX_CHARS = 65_536;
+
+/** --report-max-chars; the least leaves room for a report's summary and every note on what was cut. */
+export function reportMaxChars(text: string | undefined): number {
+  return wholeNumber('--report-max-chars', text ?? String(COMMENT_MAX_CHARS), 10_000, 100_000_000);
 }

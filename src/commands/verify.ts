@@ -3,8 +3,9 @@
  * With no --base-url it audits the embedded emulator, so the audit runs with no account.
  */
 import pLimit from 'p-limit';
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { writeAtomically } from '../atomic-write.js';
+import { appendStepSummary } from '../report/step-summary.js';
 import { IDENTIFIERS, modelledResources, type ResourceContract } from '../contract/index.js';
 import { DEFAULT_API_TOKEN } from '../emulator/emulator.js';
 import { UsageError } from '../errors.js';
@@ -13,7 +14,7 @@ import { ApiCallError, ApiClient } from '../verify/http-client.js';
 import { applyBaseline, buildReport, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
 import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
-import { reportFormat, wholeNumber } from './options.js';
+import { reportFormat, reportMaxChars, wholeNumber } from './options.js';
 
 export interface VerifyCommandOptions {
   baseUrl?: string;
@@ -30,6 +31,7 @@ export interface VerifyCommandOptions {
   retries: string;
   report?: string[];
   format?: string;
+  reportMaxChars?: string;
   baseline?: string;
   json?: boolean;
   emulatorDataset: string;
@@ -123,6 +125,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
   const maxRetries = wholeNumber('--retries', o.retries, 0, 100);
   const resources = chooseKinds(o.kinds);
   const reports = (o.report ?? []).map((path) => ({ path, format: reportFormat(path, o.format) }));
+  const maxChars = reportMaxChars(o.reportMaxChars);
   if (o.scope && !new RegExp(IDENTIFIERS.uidPattern).test(o.scope)) throw new UsageError(`--scope must be a group uid, got "${o.scope}"`);
   const baseline = o.baseline ? await readBaseline(o.baseline) : undefined;
   const secrets = new Secrets();
@@ -166,12 +169,15 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
       { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
       resources.map((r) => r.kind),
     );
+    const json = reports.find((r) => r.format === 'json')?.path;
+    // Scrubbing after the cut keeps the bound: a secret (4 characters or more) becomes ***, and the cut falls between whole rows.
+    const markdown = (bound: number) => secrets.scrub(renderMarkdown(report, { maxChars: bound, ...(json ? { json } : {}) }));
     const written: string[] = [];
     for (const { path, format } of reports) {
-      writeAtomically(path, secrets.scrub(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderMarkdown(report)));
+      writeAtomically(path, format === 'json' ? secrets.scrub(`${JSON.stringify(report, null, 2)}\n`) : markdown(maxChars));
       written.push(path);
     }
-    if (io.env['GITHUB_STEP_SUMMARY']) await appendFile(io.env['GITHUB_STEP_SUMMARY'], `${secrets.scrub(renderMarkdown(report))}\n`);
+    appendStepSummary(io.env, maxChars, markdown);
     const connectionTrouble = report.findings.some((f) => f.kind === 'incomplete' && !f.baseline);
     const exitCode = connectionTrouble ? 2 : report.totals.failing > 0 ? 1 : 0;
     const stdout = secrets.scrub(o.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report));

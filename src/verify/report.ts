@@ -3,7 +3,8 @@
  * for a pull request or an audit record, and a terminal summary.
  */
 import { assumptions, type LocatedRule } from '../contract/index.js';
-import { code, details, table } from '../report/markdown.js';
+import { fitDocument, type Listing } from '../report/budget.js';
+import { cell, code, DETAILS_CLOSE, detailsOpen, table, tableHead, tableRow } from '../report/markdown.js';
 import type { AuditResult, KindSummary } from './audit.js';
 import { fingerprint, isFailing, type Finding, type FindingKind } from './findings.js';
 
@@ -93,34 +94,59 @@ function findingRow(f: Finding): string[] {
     f.path ? code(f.path) : f.breach ? code(f.breach) : '',
     f.v1 === undefined ? '' : code(f.v1),
     f.v2 === undefined ? '' : code(f.v2),
-    `${f.message}${f.count && f.count > 1 ? ` (×${f.count})` : ''}${f.rule ? ` [${f.rule.status}: ${f.rule.source}]` : ''}${f.baseline ? ' (in baseline)' : ''}`,
+    cell(`${f.message}${f.count && f.count > 1 ? ` (×${f.count})` : ''}${f.rule ? ` [${f.rule.status}: ${f.rule.source}]` : ''}${f.baseline ? ' (in baseline)' : ''}`),
   ];
 }
 
-export function renderMarkdown(report: AuditReport): string {
-  const parts = [
+export interface MarkdownOptions {
+  maxChars: number;
+  /** The JSON report this run wrote, named where the markdown leaves findings out. */
+  json?: string;
+}
+
+const KIND_ORDER: FindingKind[] = ['incomplete', 'contract-breach', 'missing-in-v2', 'missing-in-v1', 'field-differs', 'changed-during-walk', 'expected-difference', 'not-in-contract'];
+
+/** Markdown for a pull request or an audit record, in at most `maxChars`: the verdict and summary, then the findings kind by kind. */
+export function renderMarkdown(report: AuditReport, options: MarkdownOptions): string {
+  const where = options.json ? `every one is in ${code(options.json)}` : 'run with `--report audit.json` for every one';
+  const kinds = KIND_ORDER.map((kind) => report.findings.filter((f) => f.kind === kind)).filter((found) => found.length > 0);
+  return fitDocument(
+    [summarySection(report), ...kinds.map((found) => findingsListing(found, where)), ...(report.assumptions.length > 0 ? [assumptionsListing(report.assumptions, where)] : [])],
+    options.maxChars,
+  );
+}
+
+function summarySection(report: AuditReport): string {
+  const target = `Target ${code(report.target.baseUrl)}${report.target.embeddedEmulator ? ' (the embedded emulator)' : ''}${report.target.scope ? `, scope ${code(report.target.scope)}` : ''}`;
+  return [
     '# migrate-v2 parity audit',
-    '',
     `**${VERDICT_TEXT[report.verdict]}**`,
-    '',
-    `Target ${code(report.target.baseUrl)}${report.target.embeddedEmulator ? ' (the embedded emulator)' : ''}${report.target.scope ? `, scope ${code(report.target.scope)}` : ''}; ` +
-      `${report.startedAt} to ${report.finishedAt}; ${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages.`,
-    '',
+    `${target}; ${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages.`,
     table(SUMMARY_HEADER, summaryRows(report.summary)),
     '',
-  ];
-  const order: FindingKind[] = ['incomplete', 'contract-breach', 'missing-in-v2', 'missing-in-v1', 'field-differs', 'changed-during-walk', 'expected-difference', 'not-in-contract'];
-  for (const kind of order) {
-    const found = report.findings.filter((f) => f.kind === kind);
-    if (found.length === 0) continue;
-    const body = table(['kind', 'uid', 'field / breach', 'v1', 'v2', 'what'], found.map(findingRow));
-    parts.push(`## ${KIND_TITLE[kind]} (${found.length})`, '', found.length > 20 ? details(`${found.length} findings`, body) : body, '');
-  }
-  if (report.assumptions.length > 0) {
-    const body = table(['rule', 'why it is assumed'], report.assumptions.map((a) => [code(a.where), a.source]));
-    parts.push('## Assumptions this audit relies on', '', details(`${report.assumptions.length} assumptions of the contract`, body), '');
-  }
-  return parts.join('\n');
+  ].join('\n\n');
+}
+
+/** One kind's findings as a table; a long one folded. */
+function findingsListing(found: Finding[], where: string): Listing {
+  const folded = found.length > 20;
+  return {
+    title: `## ${KIND_TITLE[found[0]!.kind]} (${found.length})\n\n`,
+    open: `${folded ? detailsOpen(`${found.length} findings`) : ''}${tableHead(['kind', 'uid', 'field / breach', 'v1', 'v2', 'what'])}`,
+    close: folded ? `${DETAILS_CLOSE}\n\n` : '\n',
+    entries: found.map((f) => tableRow(findingRow(f))),
+    leftOut: (omitted) => `${omitted.length} of ${found.length} findings of this kind left out to fit this report: ${where}.\n\n`,
+  };
+}
+
+function assumptionsListing(assumed: LocatedRule[], where: string): Listing {
+  return {
+    title: '## Assumptions this audit relies on\n\n',
+    open: `${detailsOpen(`${assumed.length} assumptions of the contract`)}${tableHead(['rule', 'why it is assumed'])}`,
+    close: `${DETAILS_CLOSE}\n\n`,
+    entries: assumed.map((a) => tableRow([code(a.where), cell(a.source)])),
+    leftOut: (omitted) => `${omitted.length} of ${assumed.length} assumptions left out to fit this report: ${where}.\n\n`,
+  };
 }
 
 export function renderTerminal(report: AuditReport, firstFindings = 10): string {

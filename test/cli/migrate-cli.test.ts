@@ -94,13 +94,28 @@ describe('migrate-v2 (CLI)', () => {
     expect(md).toMatch(/^## migrate-v2: v1 to v2beta1/);
     expect(md).toMatch(/### Manual review \(1\)/);
     expect(md).toMatch(/\]\(.*client\.ts#L12\)/);
-    expect(md).toMatch(/<details><summary>`.*client\.ts`<\/summary>\n\n```diff/);
+    expect(md).toMatch(/<details><summary><code>[^<`]*client\.ts<\/code><\/summary>\n\n```diff/);
     expect(readFileSync(join(out, 'p.diff'), 'utf8')).toBe(r.stdout);
-    expect(readFileSync(summary, 'utf8')).toBe(`${md}\n`);
+    expect(readFileSync(summary, 'utf8')).toBe(md);
     await runCli([dir, '--report', join(out, 'r.json')]);
     const json = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8'));
     expect(json.summary).toMatchObject({ scanned: 1, changed: 1, review: 1, errors: 0 });
     expect(json.files[0].review[0]).toMatchObject({ line: 12, transform: 'updates' });
+  });
+
+  it('keeps the markdown report whole around a source line of three backticks, and times out of its body', async () => {
+    const doc = ['/*', 'Usage:', '```ts', 'await countGroups(token);', '```', '*/'].join('\n');
+    const dir = project({ 'client.ts': V1.replace('export async function', `${doc}\nexport async function`) });
+    const out = mkdtempSync(join(tmpdir(), 'mv2-out-'));
+    const r = await runCli([dir, '--report', join(out, 'r.md')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/, [\d.]+ s\n$/);
+    const md = readFileSync(join(out, 'r.md'), 'utf8');
+    const diff = /\n(`{3,})diff\n([\s\S]*?)\n\1\n/.exec(md);
+    expect(diff?.[1]).toBe('````');
+    expect(diff?.[2]).toMatch(/^ ```\n \*\/\n export async function/m);
+    expect(diff?.[2]).toMatch(/^\+  return axios\.patch\(/m);
+    expect(md).not.toMatch(/\btime\b|\d s\b/);
   });
 
   it('--json prints the summary and review items; --transforms runs a subset; --list-transforms lists them', async () => {

@@ -34,6 +34,7 @@ describe('migrate-v2 verify (CLI)', () => {
     expect(markdown).toMatch(/^# migrate-v2 parity audit/);
     expect(markdown).toMatch(/## Missing in v2 \(2\)/);
     expect(markdown).toMatch(/\| kind \| compared \| equal \|/);
+    expect(markdown, 'no timestamps: a sticky comment would change on every run').not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
     const again = await runCli(['verify', ...drift, '--baseline', json]);
     expect(again.code, again.stdout).toBe(0);
     expect(again.stdout).toMatch(/known from the baseline/);

@@ -7,7 +7,7 @@ import { fillTemplate, LIST_PARAMS, parseTimestamp, readOneQuery, type ResourceC
 import { compareRecords, oneSidedFields, recordTimes, type RecordComparison } from './compare.js';
 import type { Finding } from './findings.js';
 import { ApiCallError, type ApiClient } from './http-client.js';
-import { readV1, walkV2, type Json } from './walk.js';
+import { readV1, recordsOf, walkV2, type Json } from './walk.js';
 
 export interface AuditOptions {
   client: ApiClient;
@@ -136,8 +136,8 @@ class KindAudit {
   }
 
   private async reRead(uid: string): Promise<{ v1?: Json; v2?: Json }> {
-    const v1Body = (await this.o.client.getJson(`${this.resource.v1.endpoints.list!.path}${readOneQuery(this.resource)}${encodeURIComponent(uid)}`)) as Json;
-    const v1 = ((v1Body[this.resource.v1.endpoints.list!.envelopeKey] as Json[] | undefined) ?? [])[0];
+    const v1List = this.resource.v1.endpoints.list!;
+    const v1 = recordsOf(await this.o.client.getJson(`${v1List.path}${readOneQuery(this.resource)}${encodeURIComponent(uid)}`), v1List, 'v1')[0];
     let v2: Json | undefined;
     const get = this.resource.v2.endpoints.get;
     if (get) {

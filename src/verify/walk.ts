@@ -3,7 +3,7 @@
  * a walk of every v2 page that checks the list contract on the way (spec §2 envelope, §4 rules, §8).
  * Every page request carries the same parameters; only page_token changes.
  */
-import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS, type ListEndpoint, type ResourceContract } from '../contract/index.js';
+import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS, type ApiVersion, type ListEndpoint, type ResourceContract } from '../contract/index.js';
 import type { ApiClient } from './http-client.js';
 import type { BreachType, Finding } from './findings.js';
 
@@ -14,12 +14,12 @@ function withQuery(path: string, query: URLSearchParams): string {
   return text ? `${path}?${text}` : path;
 }
 
-/** The records of a v1 list answer; a 200 that is not such a list makes the kind incomplete, never "parity holds". */
-function recordsOf(body: unknown, endpoint: ListEndpoint): Json[] {
+/** The records of a list answer; a 200 that is not such a list makes the kind incomplete, never "parity holds". */
+export function recordsOf(body: unknown, endpoint: ListEndpoint, version: ApiVersion): Json[] {
   const list = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Json)[endpoint.envelopeKey] : undefined;
   if (!Array.isArray(list) || list.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) {
     const seen = JSON.stringify(body)?.slice(0, 60) ?? String(body);
-    throw new Error(`v1 ${endpoint.path} answered 200 without a list of records under "${endpoint.envelopeKey}" (got ${seen})`);
+    throw new Error(`${version} ${endpoint.path} answered 200 without a list of records under "${endpoint.envelopeKey}" (got ${seen})`);
   }
   return list as Json[];
 }
@@ -34,7 +34,7 @@ export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters:
     if (token) query.set(LIST_PARAMS.pageToken, token);
     const body = await client.getJson(withQuery(endpoint.path, query));
     // One record at a time: spreading a page into push() overflows the stack past ~125,000 records.
-    for (const record of recordsOf(body, endpoint)) items.push(record);
+    for (const record of recordsOf(body, endpoint, 'v1')) items.push(record);
     token = endpoint.paginated ? String((body as Json)[ENVELOPE.nextPageToken] ?? '') : '';
     if (!token) return items;
   }
@@ -91,9 +91,10 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
     }
     const pageQuery = new URLSearchParams(query);
     if (token) pageQuery.set(LIST_PARAMS.pageToken, token);
-    const body = (await o.client.getJson(withQuery(endpoint.path, pageQuery))) as Json;
+    const answer = await o.client.getJson(withQuery(endpoint.path, pageQuery));
+    const items = recordsOf(answer, endpoint, 'v2');
+    const body = answer as Json;
     pages += 1;
-    const items = (body[endpoint.envelopeKey] as Json[] | undefined) ?? [];
     const next = String(body[ENVELOPE.nextPageToken] ?? '');
     totalCount = body[ENVELOPE.totalCount] === undefined ? totalCount : String(body[ENVELOPE.totalCount]);
     const skipped = body[ENVELOPE.skipped];

@@ -114,7 +114,7 @@ function verifyCommandLine(): Command {
     .option('--concurrency <n>', 'requests in flight at once, for the whole audit', '8')
     .option('--page-size <n>', 'v2 page_size', '200')
     .option('--max-pages <n>', 'stop a v2 walk after this many pages', '100000')
-    .option('--timeout <ms>', 'time allowed for response headers, and between body chunks', '30000')
+    .option('--timeout <ms>', 'time allowed for the whole answer of each attempt, headers and body', '30000')
     .option('--retries <n>', 'retries per request (5xx, 429, resets, truncated bodies)', '6')
     .option('--report <file>', 'write the report: FILE.md (markdown) or FILE.json (every finding); repeatable', collect)
     .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))

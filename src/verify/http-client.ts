@@ -6,10 +6,10 @@
  * A body cut short after its headers is retried too: the whole-body interceptor below holds each
  * response until its last byte, so a cut reaches the retry handler as an error before any header
  * went downstream, and undici re-sends the request instead of asking for a byte range (which an
- * API does not serve).
+ * API does not serve). The same interceptor gives each attempt one deadline for its whole answer.
  */
 import type { LimitFunction } from 'p-limit';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, errors, interceptors, request, type Dispatcher } from 'undici';
 import type { TokenSource } from './token-source.js';
 
 export interface ClientStats {
@@ -51,13 +51,24 @@ export class ApiCallError extends Error {
   }
 }
 
-/** Holds a response until its body is complete, so that a cut body is an error, not a short page. */
+/**
+ * Holds a response until its body is complete, so that a cut body is an error, not a short page, and
+ * gives the attempt one deadline for headers and body together: undici's own timeouts bound only the
+ * wait for headers and each gap between chunks, so a server that drips a byte at a time would hold the
+ * audit forever.
+ */
 class WholeBodyHandler implements Dispatcher.DispatchHandler {
   private held?: { statusCode: number; headers: Record<string, string | string[] | undefined>; statusMessage?: string | undefined; chunks: Buffer[] };
+  private timer?: NodeJS.Timeout;
+  private expired = false;
 
-  constructor(private readonly next: Dispatcher.DispatchHandler) {}
+  constructor(
+    private readonly next: Dispatcher.DispatchHandler,
+    private readonly deadlineMs: number,
+  ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.timer = setTimeout(() => this.expire(controller), this.deadlineMs);
     this.next.onRequestStart?.(controller, context);
   }
 
@@ -70,6 +81,8 @@ class WholeBodyHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
+    clearTimeout(this.timer);
+    if (this.expired) return;
     const held = this.held!;
     this.next.onResponseStart?.(controller, held.statusCode, held.headers, held.statusMessage);
     if (held.chunks.length > 0) this.next.onResponseData?.(controller, Buffer.concat(held.chunks));
@@ -77,11 +90,29 @@ class WholeBodyHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    clearTimeout(this.timer);
+    if (!this.expired) this.next.onResponseError?.(controller, error);
+  }
+
+  /**
+   * The error goes downstream before the connection is aborted: the retry handler does not retry a
+   * request whose controller was aborted (that is how a caller cancels), and a late answer is not one.
+   * The abort then comes back through onResponseError, already answered.
+   */
+  private expire(controller: Dispatcher.DispatchController): void {
+    this.expired = true;
+    const text = `no complete answer within ${this.deadlineMs} ms`;
+    const error = this.held ? new errors.BodyTimeoutError(text) : new errors.HeadersTimeoutError(text);
     this.next.onResponseError?.(controller, error);
+    controller.abort(error);
   }
 }
 
-const wholeBody: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => dispatch(opts, new WholeBodyHandler(handler));
+const wholeBody =
+  (deadlineMs: number): Dispatcher.DispatcherComposeInterceptor =>
+  (dispatch) =>
+  (opts, handler) =>
+    dispatch(opts, new WholeBodyHandler(handler, deadlineMs));
 
 /** Exponential backoff with full jitter, capped; Retry-After wins when the server sends it. */
 function retryDecision(policy: RetryPolicy, stats: ClientStats) {
@@ -121,12 +152,13 @@ export class ApiClient {
     this.agent = new Agent({
       connections: options.connections ?? 16,
       keepAliveTimeout: 10_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      // Off: the whole-body deadline is the one clock of an attempt.
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
     const policy = options.retry ?? DEFAULT_RETRY;
     this.dispatcher = this.agent.compose(
-      wholeBody,
+      wholeBody(options.timeoutMs),
       interceptors.retry({ methods: ['GET'], maxRetries: policy.maxRetries, retry: retryDecision(policy, this.stats) as never }),
     );
   }

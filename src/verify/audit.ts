@@ -37,12 +37,15 @@ export interface KindSummary {
   changedDuringWalk: number;
   incomplete: boolean;
   pages: number;
+  /** v2 pages with no results and a token to go on (allowed before the end). */
+  emptyPages: number;
 }
 
 export interface AuditResult {
   summaries: KindSummary[];
   findings: Finding[];
   pages: number;
+  emptyPages: number;
   startedAt: string;
   finishedAt: string;
 }
@@ -70,7 +73,7 @@ class KindAudit {
     private readonly windowStartMicros: number,
     private readonly progress: AuditProgress,
   ) {
-    this.summary = { kind: resource.kind, compared: 0, equal: 0, expected: 0, differences: 0, missingInV1: 0, missingInV2: 0, breaches: 0, changedDuringWalk: 0, incomplete: false, pages: 0 };
+    this.summary = { kind: resource.kind, compared: 0, equal: 0, expected: 0, differences: 0, missingInV1: 0, missingInV2: 0, breaches: 0, changedDuringWalk: 0, incomplete: false, pages: 0, emptyPages: 0 };
   }
 
   async run(): Promise<void> {
@@ -99,6 +102,7 @@ class KindAudit {
     if (v2Outcome.status === 'fulfilled') {
       this.findings.push(...v2Outcome.value.breaches);
       this.summary.breaches = v2Outcome.value.breaches.length;
+      this.summary.emptyPages = v2Outcome.value.emptyPages;
       // The breach is the finding; the kind is still not audited to the end.
       if (!v2Outcome.value.complete) this.summary.incomplete = true;
     }
@@ -227,6 +231,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditResult> {
       summaries: audits.map((a) => a.summary),
       findings: audits.flatMap((a) => a.findings),
       pages: progress.pages,
+      emptyPages: audits.reduce((n, a) => n + a.summary.emptyPages, 0),
       startedAt,
       finishedAt: new Date(now()).toISOString(),
     };

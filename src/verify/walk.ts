@@ -44,6 +44,8 @@ export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters:
 export interface V2WalkResult {
   breaches: Finding[];
   pages: number;
+  /** Pages with no results and a token to go on: allowed before the end (AIP-158), so counted, not flagged. */
+  emptyPages: number;
   /** False when the walk had to stop early (a cycle, an expired token, the page cap). */
   complete: boolean;
 }
@@ -84,10 +86,12 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
   let totalCount: string | undefined;
   let token = '';
   let pages = 0;
+  let emptyPages = 0;
+  const result = (complete: boolean): V2WalkResult => ({ breaches: [...breaches.values()], pages, emptyPages, complete });
   for (;;) {
     if (pages >= o.maxPages) {
       breach('page-cap-reached', `stopped after ${o.maxPages} pages (--max-pages): the walk did not end`);
-      return { breaches: [...breaches.values()], pages, complete: false };
+      return result(false);
     }
     const pageQuery = new URLSearchParams(query);
     if (token) pageQuery.set(LIST_PARAMS.pageToken, token);
@@ -102,10 +106,10 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
 
     if (token && items.length > 0 && items[0]!['uid'] === firstUid) {
       breach('expired-token-restart', 'a page token led back to the first page: it expired and the query restarted; the walk stopped rather than read everything twice');
-      return { breaches: [...breaches.values()], pages, complete: false };
+      return result(false);
     }
     if (pages === 1) firstUid = items[0]?.['uid'] as string | undefined;
-    if (items.length === 0 && next) breach('empty-page-with-token', 'a page came back empty but with a nextPageToken; the walk went on');
+    if (items.length === 0 && next) emptyPages += 1;
 
     const fresh: Json[] = [];
     for (const [i, item] of items.entries()) {
@@ -127,7 +131,7 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
     if (!next) break;
     if (seenTokens.has(next)) {
       breach('token-cycle', 'a nextPageToken came back that an earlier page had already given: the pages cycle');
-      return { breaches: [...breaches.values()], pages, complete: false };
+      return result(false);
     }
     seenTokens.add(next);
     token = next;
@@ -135,5 +139,5 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
   if (totalCount !== undefined && Number(totalCount) !== seenUids.size) {
     breach('total-count-mismatch', `totalCount says ${totalCount}, the walk found ${seenUids.size}`, { v2: totalCount });
   }
-  return { breaches: [...breaches.values()], pages, complete: true };
+  return result(true);
 }

@@ -43,7 +43,6 @@ export class ApiCallError extends Error {
     message: string,
     readonly code: 'HTTP_STATUS' | 'CONNECTION' | 'BAD_BODY',
     readonly statusCode: number | undefined,
-    readonly attempts: number,
     readonly body?: unknown,
   ) {
     super(message);
@@ -115,7 +114,7 @@ const wholeBody =
     dispatch(opts, new WholeBodyHandler(handler, deadlineMs));
 
 /** Exponential backoff with full jitter, capped; Retry-After wins when the server sends it. */
-function retryDecision(policy: RetryPolicy, stats: ClientStats) {
+function retryDecision(policy: RetryPolicy, stats: ClientStats, attempts: WeakMap<Error, number>) {
   return (
     err: Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> },
     { state }: { state: { counter: number } },
@@ -123,6 +122,8 @@ function retryDecision(policy: RetryPolicy, stats: ClientStats) {
   ): void => {
     const retryable = err.statusCode !== undefined ? RETRY_STATUS.includes(err.statusCode) : RETRY_ERRORS.has(err.code ?? '');
     if (!retryable || state.counter > policy.maxRetries) {
+      // The counter is this request's own; the audit's stats count every request's retries together.
+      attempts.set(err, state.counter);
       done(err);
       return;
     }
@@ -145,6 +146,8 @@ export interface ApiClientOptions {
 
 export class ApiClient {
   readonly stats: ClientStats = { requests: 0, retries: 0 };
+  /** How many attempts a request made before its error was final, by that error. */
+  private readonly attempts = new WeakMap<Error, number>();
   private readonly agent: Agent;
   private readonly dispatcher: Dispatcher;
 
@@ -159,7 +162,7 @@ export class ApiClient {
     const policy = options.retry ?? DEFAULT_RETRY;
     this.dispatcher = this.agent.compose(
       wholeBody(options.timeoutMs),
-      interceptors.retry({ methods: ['GET'], maxRetries: policy.maxRetries, retry: retryDecision(policy, this.stats) as never }),
+      interceptors.retry({ methods: ['GET'], maxRetries: policy.maxRetries, retry: retryDecision(policy, this.stats, this.attempts) as never }),
     );
   }
 
@@ -167,7 +170,6 @@ export class ApiClient {
   getJson(pathAndQuery: string): Promise<unknown> {
     return this.options.limit(async () => {
       this.stats.requests += 1;
-      const retriesBefore = this.stats.retries;
       const token = await this.options.tokens.token();
       let response: Dispatcher.ResponseData;
       try {
@@ -177,26 +179,30 @@ export class ApiClient {
           headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         });
       } catch (error) {
-        const e = error as Error & { statusCode?: number; code?: string };
-        const attempts = this.stats.retries - retriesBefore + 1;
-        if (e.statusCode !== undefined) {
-          throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${e.statusCode} after ${attempts} attempts`, 'HTTP_STATUS', e.statusCode, attempts);
-        }
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} failed after ${attempts} attempts: ${e.code ?? e.message}`, 'CONNECTION', undefined, attempts);
+        throw this.gaveUp(pathAndQuery, error as Error & { statusCode?: number; code?: string });
       }
       const text = await response.body.text();
       let body: unknown;
       try {
         body = text === '' ? undefined : JSON.parse(text);
       } catch {
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered a body that is not JSON`, 'BAD_BODY', response.statusCode, 1);
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered a body that is not JSON`, 'BAD_BODY', response.statusCode);
       }
       if (response.statusCode >= 400) {
         const message = (body as { message?: string } | undefined)?.message ?? '';
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${response.statusCode}${message ? `: ${message}` : ''}`, 'HTTP_STATUS', response.statusCode, 1, body);
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${response.statusCode}${message ? `: ${message}` : ''}`, 'HTTP_STATUS', response.statusCode, body);
       }
       return body;
     });
+  }
+
+  /** The error of a request the retry handler gave up on, with the attempts that request made. */
+  private gaveUp(pathAndQuery: string, e: Error & { statusCode?: number; code?: string }): ApiCallError {
+    const path = pathAndQuery.split('?')[0];
+    const count = this.attempts.get(e) ?? 1;
+    const attempts = `${count} attempt${count === 1 ? '' : 's'}`;
+    if (e.statusCode !== undefined) return new ApiCallError(`GET ${path} answered ${e.statusCode} after ${attempts}`, 'HTTP_STATUS', e.statusCode);
+    return new ApiCallError(`GET ${path} failed after ${attempts}: ${e.code ?? e.message}`, 'CONNECTION', undefined);
   }
 
   close(): Promise<void> {

@@ -119,6 +119,15 @@ describe('verify against the emulator', () => {
     expect(report.findings.find((f) => f.kind === 'incomplete')?.message).toMatch(/503/);
   });
 
+  it('says how many attempts each request made: --retries + 1, however many requests ran beside it', async () => {
+    const e = await useEmulator({ dataset: 'demo', faults: { ...NO_FAULTS, serverError: 1 } });
+    const { exitCode, report } = await audit(e.url, { retries: '2', concurrency: '16' });
+    const incomplete = report.findings.filter((f) => f.kind === 'incomplete');
+    expect(incomplete.map((f) => f.resource).sort()).toEqual(report.summary.map((s) => s.kind).sort());
+    for (const f of incomplete) expect(f.message).toMatch(/answered 503 after 3 attempts$/);
+    expect(exitCode).toBe(2);
+  });
+
   it('re-reads what changed during the walk, and reports it as such rather than as a difference', async () => {
     let changed = false;
     const e = await useEmulator({

@@ -103,8 +103,8 @@ class KindAudit {
       this.findings.push(...v2Outcome.value.breaches);
       this.summary.breaches = v2Outcome.value.breaches.length;
       this.summary.emptyPages = v2Outcome.value.emptyPages;
-      // The breach is the finding; the kind is still not audited to the end.
-      if (!v2Outcome.value.complete) this.summary.incomplete = true;
+      // The breach says what v2 did; the kind is still not audited to the end, like any other kind left so.
+      if (v2Outcome.value.stopped) this.incomplete(`the v2 walk stopped: ${v2Outcome.value.stopped}`);
     }
     if (this.summary.incomplete) return;
     for (const [uid, record] of this.v1ById) this.suspects.push({ uid, v1: record });

@@ -46,8 +46,8 @@ export interface V2WalkResult {
   pages: number;
   /** Pages with no results and a token to go on: allowed before the end (AIP-158), so counted, not flagged. */
   emptyPages: number;
-  /** False when the walk had to stop early (a cycle, an expired token, the page cap). */
-  complete: boolean;
+  /** Why the walk had to stop early (a cycle, an expired token, the page cap); absent when it reached the end. */
+  stopped?: string;
 }
 
 /** The documented order the walk asks for and checks: creation time where v2 shows it, else name. */
@@ -87,11 +87,14 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
   let token = '';
   let pages = 0;
   let emptyPages = 0;
-  const result = (complete: boolean): V2WalkResult => ({ breaches: [...breaches.values()], pages, emptyPages, complete });
+  const result = (): V2WalkResult => ({ breaches: [...breaches.values()], pages, emptyPages });
+  const stop = (type: BreachType, message: string): V2WalkResult => {
+    breach(type, message);
+    return { ...result(), stopped: message };
+  };
   for (;;) {
     if (pages >= o.maxPages) {
-      breach('page-cap-reached', `stopped after ${o.maxPages} pages (--max-pages): the walk did not end`);
-      return result(false);
+      return stop('page-cap-reached', `stopped after ${o.maxPages} pages (--max-pages): the walk did not end`);
     }
     const pageQuery = new URLSearchParams(query);
     if (token) pageQuery.set(LIST_PARAMS.pageToken, token);
@@ -105,8 +108,7 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
     if (skipped !== undefined && skipped !== 0) breach('skipped-not-echoed', `skipped is ${JSON.stringify(skipped)} where no skip was asked (rule: skipped echoes skip)`);
 
     if (token && items.length > 0 && items[0]!['uid'] === firstUid) {
-      breach('expired-token-restart', 'a page token led back to the first page: it expired and the query restarted; the walk stopped rather than read everything twice');
-      return result(false);
+      return stop('expired-token-restart', 'a page token led back to the first page: it expired and the query restarted; the walk stopped rather than read everything twice');
     }
     if (pages === 1) firstUid = items[0]?.['uid'] as string | undefined;
     if (items.length === 0 && next) emptyPages += 1;
@@ -130,8 +132,7 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
     o.onPage(fresh);
     if (!next) break;
     if (seenTokens.has(next)) {
-      breach('token-cycle', 'a nextPageToken came back that an earlier page had already given: the pages cycle');
-      return result(false);
+      return stop('token-cycle', 'a nextPageToken came back that an earlier page had already given: the pages cycle');
     }
     seenTokens.add(next);
     token = next;
@@ -139,5 +140,5 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
   if (totalCount !== undefined && Number(totalCount) !== seenUids.size) {
     breach('total-count-mismatch', `totalCount says ${totalCount}, the walk found ${seenUids.size}`, { v2: totalCount });
   }
-  return result(true);
+  return result();
 }

@@ -113,6 +113,13 @@ describe('migrate-v2 verify (CLI)', () => {
     }
   });
 
+  it('exits 2 when a page-token cycle stops the v2 walk: the kind is left incomplete', async () => {
+    const r = await runCli(['verify', '--emulator-drift', 'cycle', '--kinds', 'groups', '--page-size', '2']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/contract-breach Group - a nextPageToken came back that an earlier page had already given/);
+    expect(r.stdout).toMatch(/^Incomplete: /m);
+  });
+
   it('gives up on an answer that drips (headers, then a byte at a time) at --timeout, body included (exit 2)', async () => {
     // v2 answers at once (the preflight passes); v1 sends its headers, then one byte every 100 ms of 1,000.
     const dripping = await useScriptedServer((req, res) => {

@@ -94,7 +94,7 @@ describe('verify against the emulator', () => {
     expect(breach?.message).toMatch(/expired/);
     expect(report.summary[0]!.incomplete).toBe(true);
     expect(report.verdict).toBe('incomplete');
-    expect(exitCode).toBe(1);
+    expect(exitCode).toBe(2);
   });
 
   it('reports a page-token cycle and stops the walk', async () => {
@@ -102,13 +102,21 @@ describe('verify against the emulator', () => {
     const { exitCode, report } = await audit(e.url, { pageSize: '2', kinds: 'groups,repos' });
     expect(report.findings.filter((f) => f.breach === 'token-cycle').map((f) => f.resource).sort()).toEqual(['Group', 'Repo']);
     expect(report.stats.pages).toBeLessThan(10);
-    expect(exitCode).toBe(1);
+    // The walk stopped: both kinds are left incomplete, which exits 2 like any kind left incomplete.
+    expect(report.findings.filter((f) => f.kind === 'incomplete').map((f) => f.message)).toEqual([
+      expect.stringMatching(/^not audited to the end: the v2 walk stopped: .*the pages cycle/),
+      expect.stringMatching(/^not audited to the end: the v2 walk stopped: .*the pages cycle/),
+    ]);
+    expect(report.verdict).toBe('incomplete');
+    expect(exitCode).toBe(2);
   });
 
-  it('stops at the page cap', async () => {
+  it('stops at the page cap, leaving the kind incomplete (exit 2)', async () => {
     const e = await useEmulator({ dataset: 'large:50' });
-    const { report } = await audit(e.url, { pageSize: '5', maxPages: '3', kinds: 'groups' });
+    const { exitCode, report } = await audit(e.url, { pageSize: '5', maxPages: '3', kinds: 'groups' });
     expect(report.findings.map((f) => f.breach)).toContain('page-cap-reached');
+    expect(report.summary[0]!.incomplete).toBe(true);
+    expect(exitCode).toBe(2);
   });
 
   it('reports a kind as incomplete, never equal, once retries are spent (exit 2)', async () => {

@@ -26,6 +26,7 @@ function emulatorCommand(): Command {
     )
     .option('--port <n>', 'port to listen on; 0 picks a free one', String(DEFAULT_EMULATOR_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--public-url <url>', 'the API base URL clients use, behind a proxy: the token audience (default: http://HOST:PORT)')
     .option('--token <token>', 'the static API bearer token (default: emulator-dev-token)')
     .option('--dataset <name>', 'demo, large:N (N groups and N repos) or a dataset JSON file', 'demo')
     .addOption(new Option('--disable <version>', 'answer 404 for one version, like an unknown path (repeatable)').choices(['v1', 'v2', 'v2beta1']).argParser(collect))

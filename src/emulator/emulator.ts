@@ -48,8 +48,14 @@ export interface EmulatorRequest {
   method: string;
   /** Path and query, as on the request line. */
   url: string;
-  headers: { authorization?: string; host?: string; 'content-type'?: string };
+  headers: { authorization?: string; 'content-type'?: string };
   body: string;
+  /**
+   * The API base URL the server is configured to answer as (its public URL, or the address it listens
+   * on): the token audience and the address of the OIDC keys. Never taken from the Host header, which
+   * the caller writes.
+   */
+  baseUrl: string;
 }
 
 export interface EmulatorReply {
@@ -199,7 +205,7 @@ export class Emulator {
 
   /** Everything outside the API: health, the OIDC issuer, the token exchange. */
   private async service(req: EmulatorRequest, url: URL): Promise<EmulatorReply> {
-    const baseUrl = `http://${req.headers.host ?? 'localhost'}`;
+    const baseUrl = req.baseUrl;
     switch (url.pathname) {
       case '/healthz':
         return json(200, { status: 'ok' });
@@ -213,7 +219,7 @@ export class Emulator {
         if (!subject) throw new ApiError('INVALID_ARGUMENT', 'subject: is required');
         const ttl = readNonNegativeInt(q, 'ttl');
         const audience = q.get('audience');
-        const token = await this.oidc.mint({ subject, ...(audience ? { audience } : {}), ...(ttl !== undefined ? { ttlSeconds: ttl } : {}) });
+        const token = await this.oidc.mint({ subject, audience: audience || baseUrl, ...(ttl !== undefined ? { ttlSeconds: ttl } : {}) });
         return json(200, { token, issuer: DEV_OIDC_ISSUER });
       }
       case AUTH.exchange.path:

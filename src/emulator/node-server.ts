@@ -11,7 +11,10 @@ import { Emulator, type EmulatorOptions, type EmulatorReply } from './emulator.j
 const MAX_BODY_BYTES = 1 << 20;
 
 export interface RunningEmulator {
+  /** Where it listens. */
   readonly url: string;
+  /** The API base URL it answers as: the public URL it was given, else where it listens. */
+  readonly baseUrl: string;
   readonly port: number;
   readonly emulator: Emulator;
   close(): Promise<void>;
@@ -43,7 +46,7 @@ function send(res: ServerResponse, reply: EmulatorReply): void {
   res.end(body);
 }
 
-async function serve(emulator: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(emulator: Emulator, baseUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req);
   const reply =
     body === undefined
@@ -51,8 +54,9 @@ async function serve(emulator: Emulator, req: IncomingMessage, res: ServerRespon
       : await emulator.handle({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
-          headers: { authorization: req.headers.authorization, host: req.headers.host, 'content-type': req.headers['content-type'] },
+          headers: { authorization: req.headers.authorization, 'content-type': req.headers['content-type'] },
           body,
+          baseUrl,
         });
   if (reply.delayMs) await sleep(reply.delayMs);
   send(res, reply);
@@ -68,10 +72,19 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-export async function startEmulator(options: EmulatorOptions & { port?: number; host?: string } = {}): Promise<RunningEmulator> {
+export interface ServerOptions {
+  port?: number;
+  host?: string;
+  /** The API base URL when clients reach the emulator through a proxy: `https://platform.example`. */
+  publicUrl?: string;
+}
+
+export async function startEmulator(options: EmulatorOptions & ServerOptions = {}): Promise<RunningEmulator> {
   const emulator = await Emulator.create(options);
+  // Set once listening, before any connection is read: the port is known only then.
+  let baseUrl = '';
   const server = createServer((req, res) => {
-    serve(emulator, req, res).catch((error: unknown) => {
+    serve(emulator, baseUrl, req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, emulator.errorReply(error));
       else res.destroy();
     });
@@ -79,8 +92,11 @@ export async function startEmulator(options: EmulatorOptions & { port?: number; 
   const host = options.host ?? '127.0.0.1';
   const address = await listen(server, options.port ?? 0, host);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  baseUrl = options.publicUrl ?? url;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
+    baseUrl,
     port: address.port,
     emulator,
     close: () =>

@@ -16,7 +16,7 @@ export interface ExchangeRequest {
   contentType: string | undefined;
   body: string;
   authorization: string | undefined;
-  /** The API base URL as the caller reaches it: the only audience accepted. */
+  /** The API base URL the emulator is configured with (never the request's Host): the only audience accepted. */
   baseUrl: string;
 }
 
@@ -59,7 +59,7 @@ export class TokenExchange {
     const identityUid = checkUid('identity', params.get('identity') ?? '');
     let claims: { issuer: string; subject: string };
     try {
-      claims = await this.issuer.verify(oidcToken);
+      claims = await this.issuer.verify(oidcToken, req.baseUrl);
     } catch (error) {
       throw unauthenticated(`OIDC token refused: ${(error as Error).message}`);
     }

@@ -78,7 +78,7 @@ export class Emulator {
   private readonly router: Router;
   private readonly ctx: HandlerContext;
   private readonly faults: FaultInjector;
-  private readonly exchange: TokenExchange;
+  readonly exchange: TokenExchange;
   private readonly now: () => number;
 
   private constructor(

@@ -36,6 +36,11 @@ export class TokenExchange {
     private readonly lifetimeMs = AUTH.exchange.tokenLifetimeSeconds * 1000,
   ) {}
 
+  /** How many exchanged tokens it holds. */
+  get held(): number {
+    return this.issued.size;
+  }
+
   /** Throws UNAUTHENTICATED unless the header carries the static token or an unexpired exchanged one. */
   authenticate(authorization: string | undefined): void {
     const token = bearerOf(authorization);
@@ -71,8 +76,22 @@ export class TokenExchange {
     }
     const token = `emu_${randomBytes(24).toString('base64url')}`;
     const expiry = this.now() + this.lifetimeMs;
+    this.sweep();
     this.issued.set(token, expiry);
     return { token, expiry: new Date(expiry).toISOString() };
+  }
+
+  /**
+   * Drops expired tokens where the map grows, so it holds about an hour of exchanges and no timer
+   * keeps the process alive. Tokens share one lifetime and the map keeps insertion order, so the
+   * expired ones are at its front: the sweep stops at the first live one.
+   */
+  private sweep(): void {
+    const now = this.now();
+    for (const [token, expiry] of this.issued) {
+      if (expiry > now) return;
+      this.issued.delete(token);
+    }
   }
 
   private params(req: ExchangeRequest): URLSearchParams {

@@ -96,6 +96,20 @@ describe('token exchange', () => {
     expect((await emu.call('GET', exchangeUrl(deployer.uid), { token: slashed })).status).toBe(200);
   });
 
+  it('forgets API tokens once they expire, without a timer', async () => {
+    const exchanged = async () => {
+      const r = await emu.call('GET', exchangeUrl(deployer.uid), { token: await mint(deployer.claimMatch.subject) });
+      expect(r.status, r.text).toBe(200);
+    };
+    await exchanged();
+    await exchanged();
+    const exchange = emu.running.emulator.exchange;
+    expect(exchange.held).toBeGreaterThanOrEqual(2);
+    clock.advance(3600_000);
+    await exchanged();
+    expect(exchange.held).toBe(1);
+  });
+
   it('does not accept the API token as an OIDC token', async () => {
     expect((await emu.call('GET', exchangeUrl(deployer.uid))).status).toBe(401);
   });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AUTH, resourceOf } from '../contract/index.js';
-import { ApiError, invalidField, notFound, unauthenticated } from './api-error.js';
+import { ApiError, invalidField, methodNotOffered, notFound, unauthenticated } from './api-error.js';
 import type { DevOidcIssuer } from './oidc-issuer.js';
 import { checkUid, readQuery } from './query-params.js';
 import type { Store } from './store.js';
@@ -96,7 +96,7 @@ export class TokenExchange {
 
   private params(req: ExchangeRequest): URLSearchParams {
     if (!(AUTH.exchange.methods as readonly string[]).includes(req.method)) {
-      throw new ApiError('UNIMPLEMENTED', `${req.method} is not offered on ${AUTH.exchange.path}`);
+      throw methodNotOffered(req.method, AUTH.exchange.path, AUTH.exchange.methods);
     }
     const allowed = [AUTH.exchange.query.audience, AUTH.exchange.query.identity];
     const merged = new URLSearchParams(req.search);

@@ -2,10 +2,11 @@
  * node:http adapter for the emulator core: reads the request, waits out injected latency, and
  * carries out the socket faults a reply asks for (reset, truncated body).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { invalidField } from './api-error.js';
+import type { GrpcCodeName } from '../contract/index.js';
+import { ApiError, invalidField } from './api-error.js';
 import { Emulator, type EmulatorOptions, type EmulatorReply } from './emulator.js';
 
 const MAX_BODY_BYTES = 1 << 20;
@@ -44,6 +45,38 @@ function send(res: ServerResponse, reply: EmulatorReply): void {
     return;
   }
   res.end(body);
+}
+
+/** The requests Node's parser refuses before a handler runs, with the statuses Node gives them. */
+const PARSER_REFUSALS: Record<string, { status: number; grpc: GrpcCodeName; text: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, grpc: 'INVALID_ARGUMENT', text: 'request: headers larger than the server accepts' },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, grpc: 'INVALID_ARGUMENT', text: 'request: chunk extensions larger than the server accepts' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, grpc: 'DEADLINE_EXCEEDED', text: 'request: not received in time' },
+};
+
+function parserRefusal(error: NodeJS.ErrnoException): ApiError {
+  const known = PARSER_REFUSALS[error.code ?? ''];
+  if (known) return new ApiError(known.grpc, known.text, [], { status: known.status });
+  return new ApiError('INVALID_ARGUMENT', `request: not valid HTTP (${error.code ?? error.message})`, [], { status: 400 });
+}
+
+/** A reply written to the socket itself: when the parser refuses a request there is no response object. */
+function rawReply(reply: EmulatorReply): string {
+  const headers = { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)), connection: 'close' };
+  const head = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  return `${head.join('\r\n')}\r\n\r\n${reply.body}`;
+}
+
+/**
+ * Node answers these with an empty body; the API's clients read error bodies. As Node does, only a
+ * connection nothing was written to yet gets an answer: anything else could land inside a reply.
+ */
+function answerClientError(emulator: Emulator, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawReply(emulator.errorReply(parserRefusal(error))));
 }
 
 async function serve(emulator: Emulator, baseUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -89,6 +122,7 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
       else res.destroy();
     });
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(emulator, error, socket));
   const host = options.host ?? '127.0.0.1';
   const address = await listen(server, options.port ?? 0, host);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -95,6 +95,16 @@ async function serve(emulator: Emulator, baseUrl: string, req: IncomingMessage, 
   send(res, reply);
 }
 
+/** The request failed because its client closed the connection: nobody to answer, and no bug. */
+function clientWentAway(req: IncomingMessage, error: unknown): boolean {
+  return req.destroyed && (error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET';
+}
+
+function logClientGone(req: IncomingMessage): void {
+  const path = (req.url ?? '/').split('?')[0];
+  process.stderr.write(`emulator: ${req.method} ${path}: the client closed the connection before the request was read\n`);
+}
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -118,7 +128,8 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
   let baseUrl = '';
   const server = createServer((req, res) => {
     serve(emulator, baseUrl, req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, emulator.errorReply(error));
+      if (clientWentAway(req, error)) logClientGone(req);
+      else if (!res.headersSent) send(res, emulator.errorReply(error));
       else res.destroy();
     });
   });

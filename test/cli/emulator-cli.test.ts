@@ -1,5 +1,6 @@
 /** `migrate-v2 emulator` as a user runs it: a child process, real flags, real HTTP. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,6 +73,22 @@ describe('migrate-v2 emulator (CLI)', () => {
       expect(listenAddress.status).toBe(400);
       expect(((await listenAddress.json()) as any).message).toBe(`Invalid argument: aud: must be the API base URL ${publicUrl}`);
       await untilWritten(child.stderr, stderr, `token exchange as ${publicUrl} (the audience it takes)`);
+    } finally {
+      await stopChild(child);
+    }
+  });
+
+  it('logs a client that goes away mid-request as one plain line, not an internal error', async () => {
+    const { child, firstLine, stderr } = await startCli(['emulator', '--port', '0']);
+    try {
+      const { hostname, port } = new URL(firstLine.slice('listening on '.length));
+      const notes = await untilWritten(child.stderr, stderr, '(the audience it takes)\n');
+      // Headers that promise 100 bytes of body, one byte of it, then the connection is dropped.
+      const socket = connect(Number(port), hostname, () => {
+        socket.write('POST /iam/v2beta1/groups/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{', () => socket.destroy());
+      });
+      const logged = await untilWritten(child.stderr, () => stderr().slice(notes.length), '\n');
+      expect(logged).toBe('emulator: POST /iam/v2beta1/groups/x: the client closed the connection before the request was read\n');
     } finally {
       await stopChild(child);
     }

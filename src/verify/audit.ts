@@ -104,7 +104,7 @@ class KindAudit {
       this.summary.breaches = v2Outcome.value.breaches.length;
       this.summary.emptyPages = v2Outcome.value.emptyPages;
       // The breach says what v2 did; the kind is still not audited to the end, like any other kind left so.
-      if (v2Outcome.value.stopped) this.incomplete(`the v2 walk stopped: ${v2Outcome.value.stopped}`);
+      if (v2Outcome.value.stopped) this.incomplete(`v2 walk: ${v2Outcome.value.stopped}`);
     }
     if (this.summary.incomplete) return;
     for (const [uid, record] of this.v1ById) this.suspects.push({ uid, v1: record });

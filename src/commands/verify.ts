@@ -130,7 +130,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
       ...(o.emulatorDrift ? { drift: o.emulatorDrift } : {}),
       ...(o.emulatorRequestLog ? { requestLog: o.emulatorRequestLog } : {}),
     });
-    baseUrl = emulator.running.url;
+    baseUrl = emulator.running.baseUrl;
     tokens = new StaticToken(DEFAULT_API_TOKEN, secrets);
   }
 

@@ -1,6 +1,7 @@
 /**
  * node:http adapter for the emulator core: reads the request, waits out injected latency, and
- * carries out the socket faults a reply asks for (reset, truncated body).
+ * carries out the socket faults a reply asks for (reset, truncated body). It also answers what Node's
+ * parser refuses in the API's error shape, and tells a client that went away from a bug.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

@@ -9,11 +9,12 @@ import { parseDriftSpec } from '../emulator/drift.js';
 import { parseFaultSpec } from '../emulator/faults.js';
 import { startEmulator, type RunningEmulator } from '../emulator/node-server.js';
 import { fileRequestLog, type FileRequestLog } from '../emulator/request-log.js';
-import { wholeNumber } from './options.js';
+import { httpUrl, wholeNumber } from './options.js';
 
 export interface EmulatorCommandOptions {
   port: string;
   host: string;
+  publicUrl?: string;
   token?: string;
   dataset: string;
   disable?: string[];
@@ -45,6 +46,7 @@ export interface StartedEmulator {
 
 export async function startEmulatorCommand(options: EmulatorCommandOptions): Promise<StartedEmulator> {
   const port = wholeNumber('--port', options.port, 0, 65535);
+  const publicUrl = options.publicUrl === undefined ? undefined : httpUrl('--public-url', options.publicUrl);
   const seed = options.seed === undefined ? 1 : wholeNumber('--seed', options.seed, 0, 2 ** 31);
   let ttl: number | undefined;
   if (options.pageTokenTtl !== undefined) {
@@ -64,6 +66,7 @@ export async function startEmulatorCommand(options: EmulatorCommandOptions): Pro
       store,
       port,
       host: options.host,
+      ...(publicUrl ? { publicUrl } : {}),
       seed,
       disable,
       ...(options.token ? { token: options.token } : {}),
@@ -83,7 +86,7 @@ export async function startEmulatorCommand(options: EmulatorCommandOptions): Pro
   const counts = ['Group', 'Identity', 'Role', 'RoleBinding', 'Repo', 'Tag', 'Advisory'] as const;
   const notes = [
     `dataset ${options.dataset}: ${counts.map((k) => `${store.count(k)} ${k}`).join(', ')}`,
-    `serving ${disable.includes('v1') ? '' : 'v1 '}${disable.includes('v2') ? '' : 'v2beta1 '}and the token exchange at ${running.url}/sts/exchange`,
+    `serving ${disable.includes('v1') ? '' : 'v1 '}${disable.includes('v2') ? '' : 'v2beta1 '}and the token exchange as ${running.baseUrl} (the audience it takes)`,
   ];
   if (drift) notes.push(`drift plan: ${JSON.stringify(running.emulator.drift.plan)}`);
   if (faults) notes.push(`faults: ${JSON.stringify(faults)}`);

@@ -1,6 +1,19 @@
-/** Reading the flags the commands share: whole numbers in a range, the format of a report file and its bound. */
+/** Reading the flags the commands share: whole numbers in a range, http(s) URLs, the format of a report file and its bound. */
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
+
+/** An http(s) URL without credentials and without its trailing slashes. */
+export function httpUrl(flag: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL, got "${text}"`);
+  if (url.username || url.password) throw new UsageError(`${flag} must not carry credentials; tokens have flags of their own`);
+  return text.replace(/\/+$/, '');
+}
 
 export function wholeNumber(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);

@@ -14,7 +14,7 @@ import { ApiCallError, ApiClient } from '../verify/http-client.js';
 import { applyBaseline, buildReport, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
 import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
-import { reportFormat, reportMaxChars, wholeNumber } from './options.js';
+import { httpUrl, reportFormat, reportMaxChars, wholeNumber } from './options.js';
 
 export interface VerifyCommandOptions {
   baseUrl?: string;
@@ -53,18 +53,6 @@ export interface VerifyOutcome {
   stdout: string;
   report: AuditReport;
   written: string[];
-}
-
-function httpUrl(flag: string, text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`${flag} must be an http(s) URL, got "${text}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL, got "${text}"`);
-  if (url.username || url.password) throw new UsageError(`${flag} must not carry credentials; use --token or MIGRATE_V2_TOKEN`);
-  return text.replace(/\/+$/, '');
 }
 
 function chooseKinds(text: string | undefined): ResourceContract[] {
@@ -145,7 +133,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
       ...(o.emulatorDrift ? { drift: o.emulatorDrift } : {}),
       ...(o.emulatorRequestLog ? { requestLog: o.emulatorRequestLog } : {}),
     });
-    baseUrl = emulator.running.url;
+    baseUrl = emulator.running.baseUrl;
     tokens = new StaticToken(DEFAULT_API_TOKEN, secrets);
   }
 

@@ -11,7 +11,7 @@ import {
   SUCCESS_STATUS,
   type ApiVersion,
 } from '../contract/index.js';
-import { ApiError } from './api-error.js';
+import { ApiError, methodNotAllowed, methodNotOffered } from './api-error.js';
 import { loadDataset } from './datasets.js';
 import { Drift, NO_DRIFT, planDrift, type DriftSpec } from './drift.js';
 import { FaultInjector, NO_FAULTS, type FaultDecision, type FaultSpec } from './faults.js';
@@ -48,8 +48,14 @@ export interface EmulatorRequest {
   method: string;
   /** Path and query, as on the request line. */
   url: string;
-  headers: { authorization?: string; host?: string; 'content-type'?: string };
+  headers: { authorization?: string; 'content-type'?: string };
   body: string;
+  /**
+   * The API base URL the server is configured to answer as (its public URL, or the address it listens
+   * on): the token audience and the address of the OIDC keys. Never taken from the Host header, which
+   * the caller writes.
+   */
+  baseUrl: string;
 }
 
 export interface EmulatorReply {
@@ -62,6 +68,8 @@ export interface EmulatorReply {
 }
 
 const API_PREFIXES = apiPathPrefixes();
+/** The emulator's own endpoints, outside the platform's API; each offers GET only. */
+const OWN_ENDPOINTS = ['/healthz', '/.well-known/openid-configuration', '/oidc/jwks', '/oidc/mint'];
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
@@ -72,7 +80,7 @@ export class Emulator {
   private readonly router: Router;
   private readonly ctx: HandlerContext;
   private readonly faults: FaultInjector;
-  private readonly exchange: TokenExchange;
+  readonly exchange: TokenExchange;
   private readonly now: () => number;
 
   private constructor(
@@ -145,8 +153,7 @@ export class Emulator {
   /** The reply for an error thrown while handling; anything but an ApiError is a bug, shown as 500. */
   errorReply(error: unknown, domain = 'iam'): EmulatorReply {
     if (error instanceof ApiError) {
-      const headers: Record<string, string> = error.grpc === 'UNAUTHENTICATED' ? { 'www-authenticate': AUTH.scheme } : {};
-      return json(error.httpStatus, error.body(`${domain}.${this.options.serviceDomain ?? ERROR_MODEL.serviceDomain.default}`), headers);
+      return json(error.httpStatus, error.body(`${domain}.${this.options.serviceDomain ?? ERROR_MODEL.serviceDomain.default}`), error.httpHeaders);
     }
     process.stderr.write(`emulator: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
     return json(500, { code: GRPC_CODES.INTERNAL.code, message: 'Internal error', details: [] });
@@ -155,9 +162,7 @@ export class Emulator {
   private route(method: string, path: string): Route {
     const result = this.router.match(method, path);
     if (result.kind === 'found') return result.route;
-    if (result.kind === 'method-not-allowed') {
-      throw new ApiError('UNIMPLEMENTED', `${method} is not offered on ${path} (offered: ${result.allowed.join(', ')})`);
-    }
+    if (result.kind === 'method-not-allowed') throw methodNotOffered(method, path, result.allowed);
     throw new ApiError('NOT_FOUND', `no endpoint ${method} ${path}`);
   }
 
@@ -199,7 +204,8 @@ export class Emulator {
 
   /** Everything outside the API: health, the OIDC issuer, the token exchange. */
   private async service(req: EmulatorRequest, url: URL): Promise<EmulatorReply> {
-    const baseUrl = `http://${req.headers.host ?? 'localhost'}`;
+    const baseUrl = req.baseUrl;
+    if (OWN_ENDPOINTS.includes(url.pathname) && req.method !== 'GET') throw methodNotAllowed(req.method, url.pathname, ['GET']);
     switch (url.pathname) {
       case '/healthz':
         return json(200, { status: 'ok' });
@@ -213,7 +219,7 @@ export class Emulator {
         if (!subject) throw new ApiError('INVALID_ARGUMENT', 'subject: is required');
         const ttl = readNonNegativeInt(q, 'ttl');
         const audience = q.get('audience');
-        const token = await this.oidc.mint({ subject, ...(audience ? { audience } : {}), ...(ttl !== undefined ? { ttlSeconds: ttl } : {}) });
+        const token = await this.oidc.mint({ subject, audience: audience || baseUrl, ...(ttl !== undefined ? { ttlSeconds: ttl } : {}) });
         return json(200, { token, issuer: DEV_OIDC_ISSUER });
       }
       case AUTH.exchange.path:

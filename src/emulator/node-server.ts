@@ -1,17 +1,22 @@
 /**
  * node:http adapter for the emulator core: reads the request, waits out injected latency, and
- * carries out the socket faults a reply asks for (reset, truncated body).
+ * carries out the socket faults a reply asks for (reset, truncated body). It also answers what Node's
+ * parser refuses in the API's error shape, and tells a client that went away from a bug.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { invalidField } from './api-error.js';
+import type { GrpcCodeName } from '../contract/index.js';
+import { ApiError, invalidField } from './api-error.js';
 import { Emulator, type EmulatorOptions, type EmulatorReply } from './emulator.js';
 
 const MAX_BODY_BYTES = 1 << 20;
 
 export interface RunningEmulator {
+  /** Where it listens. */
   readonly url: string;
+  /** The API base URL it answers as: the public URL it was given, else where it listens. */
+  readonly baseUrl: string;
   readonly port: number;
   readonly emulator: Emulator;
   close(): Promise<void>;
@@ -43,7 +48,39 @@ function send(res: ServerResponse, reply: EmulatorReply): void {
   res.end(body);
 }
 
-async function serve(emulator: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The requests Node's parser refuses before a handler runs, with the statuses Node gives them. */
+const PARSER_REFUSALS: Record<string, { status: number; grpc: GrpcCodeName; text: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, grpc: 'INVALID_ARGUMENT', text: 'request: headers larger than the server accepts' },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, grpc: 'INVALID_ARGUMENT', text: 'request: chunk extensions larger than the server accepts' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, grpc: 'DEADLINE_EXCEEDED', text: 'request: not received in time' },
+};
+
+function parserRefusal(error: NodeJS.ErrnoException): ApiError {
+  const known = PARSER_REFUSALS[error.code ?? ''];
+  if (known) return new ApiError(known.grpc, known.text, [], { status: known.status });
+  return new ApiError('INVALID_ARGUMENT', `request: not valid HTTP (${error.code ?? error.message})`, [], { status: 400 });
+}
+
+/** A reply written to the socket itself: when the parser refuses a request there is no response object. */
+function rawReply(reply: EmulatorReply): string {
+  const headers = { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)), connection: 'close' };
+  const head = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  return `${head.join('\r\n')}\r\n\r\n${reply.body}`;
+}
+
+/**
+ * Node answers these with an empty body; the API's clients read error bodies. As Node does, only a
+ * connection nothing was written to yet gets an answer: anything else could land inside a reply.
+ */
+function answerClientError(emulator: Emulator, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawReply(emulator.errorReply(parserRefusal(error))));
+}
+
+async function serve(emulator: Emulator, baseUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req);
   const reply =
     body === undefined
@@ -51,11 +88,22 @@ async function serve(emulator: Emulator, req: IncomingMessage, res: ServerRespon
       : await emulator.handle({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
-          headers: { authorization: req.headers.authorization, host: req.headers.host, 'content-type': req.headers['content-type'] },
+          headers: { authorization: req.headers.authorization, 'content-type': req.headers['content-type'] },
           body,
+          baseUrl,
         });
   if (reply.delayMs) await sleep(reply.delayMs);
   send(res, reply);
+}
+
+/** The request failed because its client closed the connection: nobody to answer, and no bug. */
+function clientWentAway(req: IncomingMessage, error: unknown): boolean {
+  return req.destroyed && (error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET';
+}
+
+function logClientGone(req: IncomingMessage): void {
+  const path = (req.url ?? '/').split('?')[0];
+  process.stderr.write(`emulator: ${req.method} ${path}: the client closed the connection before the request was read\n`);
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -68,19 +116,33 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-export async function startEmulator(options: EmulatorOptions & { port?: number; host?: string } = {}): Promise<RunningEmulator> {
+export interface ServerOptions {
+  port?: number;
+  host?: string;
+  /** The API base URL when clients reach the emulator through a proxy: `https://platform.example`. */
+  publicUrl?: string;
+}
+
+export async function startEmulator(options: EmulatorOptions & ServerOptions = {}): Promise<RunningEmulator> {
   const emulator = await Emulator.create(options);
+  // Set once listening, before any connection is read: the port is known only then.
+  let baseUrl = '';
   const server = createServer((req, res) => {
-    serve(emulator, req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, emulator.errorReply(error));
+    serve(emulator, baseUrl, req, res).catch((error: unknown) => {
+      if (clientWentAway(req, error)) logClientGone(req);
+      else if (!res.headersSent) send(res, emulator.errorReply(error));
       else res.destroy();
     });
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(emulator, error, socket));
   const host = options.host ?? '127.0.0.1';
   const address = await listen(server, options.port ?? 0, host);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  baseUrl = options.publicUrl ?? url;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
+    baseUrl,
     port: address.port,
     emulator,
     close: () =>

@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 
 /** The `iss` of minted tokens. Fixed (not the listening address) so datasets can name it. */
 export const DEV_OIDC_ISSUER = 'https://oidc.emulator.migrate-v2.invalid';
-export const DEV_OIDC_AUDIENCE = 'migrate-v2-emulator';
 const ALGORITHM = 'ES256';
 
 export interface MintOptions {
   subject: string;
-  audience?: string;
+  /** The service the token is for: the token exchange takes only the API's base URL. */
+  audience: string;
   ttlSeconds?: number;
   /** Sign with another issuer name, to show a refused exchange. */
   issuer?: string;
@@ -42,16 +42,18 @@ export class DevOidcIssuer {
       .setProtectedHeader({ alg: ALGORITHM, kid: this.publicJwk.kid! })
       .setIssuer(options.issuer ?? DEV_OIDC_ISSUER)
       .setSubject(options.subject)
-      .setAudience(options.audience ?? DEV_OIDC_AUDIENCE)
+      .setAudience(options.audience)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + (options.ttlSeconds ?? 600))
       .sign(this.privateKey);
   }
 
-  /** Issuer and subject of a valid token; throws with the reason otherwise. */
-  async verify(token: string): Promise<{ issuer: string; subject: string }> {
+  /** Issuer and subject of a valid token minted for `audience`; throws with the reason otherwise. */
+  async verify(token: string, audience: string): Promise<{ issuer: string; subject: string }> {
     const { payload } = await jwtVerify(token, createLocalJWKSet(this.jwks()), {
       issuer: DEV_OIDC_ISSUER,
+      // A URL may be written with its trailing slash; either spelling names the same service.
+      audience: [audience, `${audience}/`],
       currentDate: new Date(this.now()),
       algorithms: [ALGORITHM],
     });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AUTH, resourceOf } from '../contract/index.js';
-import { ApiError, invalidField, notFound, unauthenticated } from './api-error.js';
+import { ApiError, invalidField, methodNotOffered, notFound, unauthenticated } from './api-error.js';
 import type { DevOidcIssuer } from './oidc-issuer.js';
 import { checkUid, readQuery } from './query-params.js';
 import type { Store } from './store.js';
@@ -16,7 +16,7 @@ export interface ExchangeRequest {
   contentType: string | undefined;
   body: string;
   authorization: string | undefined;
-  /** The API base URL as the caller reaches it: the only audience accepted. */
+  /** The API base URL the emulator is configured with (never the request's Host): the only audience accepted. */
   baseUrl: string;
 }
 
@@ -35,6 +35,11 @@ export class TokenExchange {
     private readonly now: () => number,
     private readonly lifetimeMs = AUTH.exchange.tokenLifetimeSeconds * 1000,
   ) {}
+
+  /** How many exchanged tokens it holds. */
+  get held(): number {
+    return this.issued.size;
+  }
 
   /** Throws UNAUTHENTICATED unless the header carries the static token or an unexpired exchanged one. */
   authenticate(authorization: string | undefined): void {
@@ -59,7 +64,7 @@ export class TokenExchange {
     const identityUid = checkUid('identity', params.get('identity') ?? '');
     let claims: { issuer: string; subject: string };
     try {
-      claims = await this.issuer.verify(oidcToken);
+      claims = await this.issuer.verify(oidcToken, req.baseUrl);
     } catch (error) {
       throw unauthenticated(`OIDC token refused: ${(error as Error).message}`);
     }
@@ -71,13 +76,27 @@ export class TokenExchange {
     }
     const token = `emu_${randomBytes(24).toString('base64url')}`;
     const expiry = this.now() + this.lifetimeMs;
+    this.sweep();
     this.issued.set(token, expiry);
     return { token, expiry: new Date(expiry).toISOString() };
   }
 
+  /**
+   * Drops expired tokens where the map grows, so it holds about an hour of exchanges and no timer
+   * keeps the process alive. Tokens share one lifetime and the map keeps insertion order, so the
+   * expired ones are at its front: the sweep stops at the first live one.
+   */
+  private sweep(): void {
+    const now = this.now();
+    for (const [token, expiry] of this.issued) {
+      if (expiry > now) return;
+      this.issued.delete(token);
+    }
+  }
+
   private params(req: ExchangeRequest): URLSearchParams {
     if (!(AUTH.exchange.methods as readonly string[]).includes(req.method)) {
-      throw new ApiError('UNIMPLEMENTED', `${req.method} is not offered on ${AUTH.exchange.path}`);
+      throw methodNotOffered(req.method, AUTH.exchange.path, AUTH.exchange.methods);
     }
     const allowed = [AUTH.exchange.query.audience, AUTH.exchange.query.identity];
     const merged = new URLSearchParams(req.search);

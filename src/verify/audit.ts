@@ -7,7 +7,7 @@ import { fillTemplate, LIST_PARAMS, parseTimestamp, readOneQuery, type ResourceC
 import { compareRecords, oneSidedFields, recordTimes, type RecordComparison } from './compare.js';
 import type { Finding } from './findings.js';
 import { ApiCallError, type ApiClient } from './http-client.js';
-import { readV1, walkV2, type Json } from './walk.js';
+import { readV1, recordsOf, walkV2, type Json } from './walk.js';
 
 export interface AuditOptions {
   client: ApiClient;
@@ -37,12 +37,15 @@ export interface KindSummary {
   changedDuringWalk: number;
   incomplete: boolean;
   pages: number;
+  /** v2 pages with no results and a token to go on (allowed before the end). */
+  emptyPages: number;
 }
 
 export interface AuditResult {
   summaries: KindSummary[];
   findings: Finding[];
   pages: number;
+  emptyPages: number;
   startedAt: string;
   finishedAt: string;
 }
@@ -70,7 +73,7 @@ class KindAudit {
     private readonly windowStartMicros: number,
     private readonly progress: AuditProgress,
   ) {
-    this.summary = { kind: resource.kind, compared: 0, equal: 0, expected: 0, differences: 0, missingInV1: 0, missingInV2: 0, breaches: 0, changedDuringWalk: 0, incomplete: false, pages: 0 };
+    this.summary = { kind: resource.kind, compared: 0, equal: 0, expected: 0, differences: 0, missingInV1: 0, missingInV2: 0, breaches: 0, changedDuringWalk: 0, incomplete: false, pages: 0, emptyPages: 0 };
   }
 
   async run(): Promise<void> {
@@ -99,8 +102,9 @@ class KindAudit {
     if (v2Outcome.status === 'fulfilled') {
       this.findings.push(...v2Outcome.value.breaches);
       this.summary.breaches = v2Outcome.value.breaches.length;
-      // The breach is the finding; the kind is still not audited to the end.
-      if (!v2Outcome.value.complete) this.summary.incomplete = true;
+      this.summary.emptyPages = v2Outcome.value.emptyPages;
+      // The breach says what v2 did; the kind is still not audited to the end, like any other kind left so.
+      if (v2Outcome.value.stopped) this.incomplete(`v2 walk: ${v2Outcome.value.stopped}`);
     }
     if (this.summary.incomplete) return;
     for (const [uid, record] of this.v1ById) this.suspects.push({ uid, v1: record });
@@ -136,8 +140,8 @@ class KindAudit {
   }
 
   private async reRead(uid: string): Promise<{ v1?: Json; v2?: Json }> {
-    const v1Body = (await this.o.client.getJson(`${this.resource.v1.endpoints.list!.path}${readOneQuery(this.resource)}${encodeURIComponent(uid)}`)) as Json;
-    const v1 = ((v1Body[this.resource.v1.endpoints.list!.envelopeKey] as Json[] | undefined) ?? [])[0];
+    const v1List = this.resource.v1.endpoints.list!;
+    const v1 = recordsOf(await this.o.client.getJson(`${v1List.path}${readOneQuery(this.resource)}${encodeURIComponent(uid)}`), v1List, 'v1')[0];
     let v2: Json | undefined;
     const get = this.resource.v2.endpoints.get;
     if (get) {
@@ -227,6 +231,7 @@ export async function runAudit(o: AuditOptions): Promise<AuditResult> {
       summaries: audits.map((a) => a.summary),
       findings: audits.flatMap((a) => a.findings),
       pages: progress.pages,
+      emptyPages: audits.reduce((n, a) => n + a.summary.emptyPages, 0),
       startedAt,
       finishedAt: new Date(now()).toISOString(),
     };

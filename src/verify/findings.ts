@@ -17,7 +17,6 @@ export type FindingKind =
 export type BreachType =
   | 'duplicate-uid'
   | 'token-cycle'
-  | 'empty-page-with-token'
   | 'order-broken'
   | 'total-count-mismatch'
   | 'skipped-not-echoed'

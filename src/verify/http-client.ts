@@ -6,10 +6,10 @@
  * A body cut short after its headers is retried too: the whole-body interceptor below holds each
  * response until its last byte, so a cut reaches the retry handler as an error before any header
  * went downstream, and undici re-sends the request instead of asking for a byte range (which an
- * API does not serve).
+ * API does not serve). The same interceptor gives each attempt one deadline for its whole answer.
  */
 import type { LimitFunction } from 'p-limit';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, errors, interceptors, request, type Dispatcher } from 'undici';
 import type { TokenSource } from './token-source.js';
 
 export interface ClientStats {
@@ -43,7 +43,6 @@ export class ApiCallError extends Error {
     message: string,
     readonly code: 'HTTP_STATUS' | 'CONNECTION' | 'BAD_BODY',
     readonly statusCode: number | undefined,
-    readonly attempts: number,
     readonly body?: unknown,
   ) {
     super(message);
@@ -51,13 +50,24 @@ export class ApiCallError extends Error {
   }
 }
 
-/** Holds a response until its body is complete, so that a cut body is an error, not a short page. */
+/**
+ * Holds a response until its body is complete, so that a cut body is an error, not a short page, and
+ * gives the attempt one deadline for headers and body together: undici's own timeouts bound only the
+ * wait for headers and each gap between chunks, so a server that drips a byte at a time would hold the
+ * audit forever.
+ */
 class WholeBodyHandler implements Dispatcher.DispatchHandler {
   private held?: { statusCode: number; headers: Record<string, string | string[] | undefined>; statusMessage?: string | undefined; chunks: Buffer[] };
+  private timer?: NodeJS.Timeout;
+  private expired = false;
 
-  constructor(private readonly next: Dispatcher.DispatchHandler) {}
+  constructor(
+    private readonly next: Dispatcher.DispatchHandler,
+    private readonly deadlineMs: number,
+  ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.timer = setTimeout(() => this.expire(controller), this.deadlineMs);
     this.next.onRequestStart?.(controller, context);
   }
 
@@ -70,6 +80,8 @@ class WholeBodyHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
+    clearTimeout(this.timer);
+    if (this.expired) return;
     const held = this.held!;
     this.next.onResponseStart?.(controller, held.statusCode, held.headers, held.statusMessage);
     if (held.chunks.length > 0) this.next.onResponseData?.(controller, Buffer.concat(held.chunks));
@@ -77,14 +89,32 @@ class WholeBodyHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    clearTimeout(this.timer);
+    if (!this.expired) this.next.onResponseError?.(controller, error);
+  }
+
+  /**
+   * The error goes downstream before the connection is aborted: the retry handler does not retry a
+   * request whose controller was aborted (that is how a caller cancels), and a late answer is not one.
+   * The abort then comes back through onResponseError, already answered.
+   */
+  private expire(controller: Dispatcher.DispatchController): void {
+    this.expired = true;
+    const text = `no complete answer within ${this.deadlineMs} ms`;
+    const error = this.held ? new errors.BodyTimeoutError(text) : new errors.HeadersTimeoutError(text);
     this.next.onResponseError?.(controller, error);
+    controller.abort(error);
   }
 }
 
-const wholeBody: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => dispatch(opts, new WholeBodyHandler(handler));
+const wholeBody =
+  (deadlineMs: number): Dispatcher.DispatcherComposeInterceptor =>
+  (dispatch) =>
+  (opts, handler) =>
+    dispatch(opts, new WholeBodyHandler(handler, deadlineMs));
 
 /** Exponential backoff with full jitter, capped; Retry-After wins when the server sends it. */
-function retryDecision(policy: RetryPolicy, stats: ClientStats) {
+function retryDecision(policy: RetryPolicy, stats: ClientStats, attempts: WeakMap<Error, number>) {
   return (
     err: Error & { statusCode?: number; code?: string; headers?: Record<string, string | string[] | undefined> },
     { state }: { state: { counter: number } },
@@ -92,6 +122,8 @@ function retryDecision(policy: RetryPolicy, stats: ClientStats) {
   ): void => {
     const retryable = err.statusCode !== undefined ? RETRY_STATUS.includes(err.statusCode) : RETRY_ERRORS.has(err.code ?? '');
     if (!retryable || state.counter > policy.maxRetries) {
+      // The counter is this request's own; the audit's stats count every request's retries together.
+      attempts.set(err, state.counter);
       done(err);
       return;
     }
@@ -114,6 +146,8 @@ export interface ApiClientOptions {
 
 export class ApiClient {
   readonly stats: ClientStats = { requests: 0, retries: 0 };
+  /** How many attempts a request made before its error was final, by that error. */
+  private readonly attempts = new WeakMap<Error, number>();
   private readonly agent: Agent;
   private readonly dispatcher: Dispatcher;
 
@@ -121,13 +155,14 @@ export class ApiClient {
     this.agent = new Agent({
       connections: options.connections ?? 16,
       keepAliveTimeout: 10_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      // Off: the whole-body deadline is the one clock of an attempt.
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
     const policy = options.retry ?? DEFAULT_RETRY;
     this.dispatcher = this.agent.compose(
-      wholeBody,
-      interceptors.retry({ methods: ['GET'], maxRetries: policy.maxRetries, retry: retryDecision(policy, this.stats) as never }),
+      wholeBody(options.timeoutMs),
+      interceptors.retry({ methods: ['GET'], maxRetries: policy.maxRetries, retry: retryDecision(policy, this.stats, this.attempts) as never }),
     );
   }
 
@@ -135,7 +170,6 @@ export class ApiClient {
   getJson(pathAndQuery: string): Promise<unknown> {
     return this.options.limit(async () => {
       this.stats.requests += 1;
-      const retriesBefore = this.stats.retries;
       const token = await this.options.tokens.token();
       let response: Dispatcher.ResponseData;
       try {
@@ -145,26 +179,30 @@ export class ApiClient {
           headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         });
       } catch (error) {
-        const e = error as Error & { statusCode?: number; code?: string };
-        const attempts = this.stats.retries - retriesBefore + 1;
-        if (e.statusCode !== undefined) {
-          throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${e.statusCode} after ${attempts} attempts`, 'HTTP_STATUS', e.statusCode, attempts);
-        }
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} failed after ${attempts} attempts: ${e.code ?? e.message}`, 'CONNECTION', undefined, attempts);
+        throw this.gaveUp(pathAndQuery, error as Error & { statusCode?: number; code?: string });
       }
       const text = await response.body.text();
       let body: unknown;
       try {
         body = text === '' ? undefined : JSON.parse(text);
       } catch {
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered a body that is not JSON`, 'BAD_BODY', response.statusCode, 1);
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered a body that is not JSON`, 'BAD_BODY', response.statusCode);
       }
       if (response.statusCode >= 400) {
         const message = (body as { message?: string } | undefined)?.message ?? '';
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${response.statusCode}${message ? `: ${message}` : ''}`, 'HTTP_STATUS', response.statusCode, 1, body);
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${response.statusCode}${message ? `: ${message}` : ''}`, 'HTTP_STATUS', response.statusCode, body);
       }
       return body;
     });
+  }
+
+  /** The error of a request the retry handler gave up on, with the attempts that request made. */
+  private gaveUp(pathAndQuery: string, e: Error & { statusCode?: number; code?: string }): ApiCallError {
+    const path = pathAndQuery.split('?')[0];
+    const count = this.attempts.get(e) ?? 1;
+    const attempts = `${count} attempt${count === 1 ? '' : 's'}`;
+    if (e.statusCode !== undefined) return new ApiCallError(`GET ${path} answered ${e.statusCode} after ${attempts}`, 'HTTP_STATUS', e.statusCode);
+    return new ApiCallError(`GET ${path} failed after ${attempts}: ${e.code ?? e.message}`, 'CONNECTION', undefined);
   }
 
   close(): Promise<void> {

@@ -16,7 +16,7 @@ export interface AuditReport {
   target: { baseUrl: string; embeddedEmulator: boolean; scope?: string };
   startedAt: string;
   finishedAt: string;
-  stats: { requests: number; retries: number; pages: number; elapsedMs: number };
+  stats: { requests: number; retries: number; pages: number; emptyPages: number; elapsedMs: number };
   verdict: Verdict;
   summary: KindSummary[];
   totals: { findings: number; failing: number; knownFromBaseline: number };
@@ -39,7 +39,7 @@ export function buildReport(
     target: { baseUrl: meta.baseUrl, embeddedEmulator: meta.embeddedEmulator, ...(meta.scope ? { scope: meta.scope } : {}) },
     startedAt: result.startedAt,
     finishedAt: result.finishedAt,
-    stats: { requests: meta.requests, retries: meta.retries, pages: result.pages, elapsedMs: meta.elapsedMs },
+    stats: { requests: meta.requests, retries: meta.retries, pages: result.pages, emptyPages: result.emptyPages, elapsedMs: meta.elapsedMs },
     verdict: incomplete ? 'incomplete' : failing.length > 0 ? 'findings' : 'parity',
     summary: result.summaries,
     totals: { findings: result.findings.length, failing: failing.length, knownFromBaseline: result.findings.filter((f) => f.baseline).length },
@@ -98,6 +98,11 @@ function findingRow(f: Finding): string[] {
   ];
 }
 
+/** Empty pages that carry a token are allowed, so they are only counted; said where there were any. */
+function emptyPagesNote(report: AuditReport): string {
+  return report.stats.emptyPages > 0 ? ` (${report.stats.emptyPages} empty with a token to go on, allowed)` : '';
+}
+
 export interface MarkdownOptions {
   maxChars: number;
   /** The JSON report this run wrote, named where the markdown leaves findings out. */
@@ -121,7 +126,7 @@ function summarySection(report: AuditReport): string {
   return [
     '# migrate-v2 parity audit',
     `**${VERDICT_TEXT[report.verdict]}**`,
-    `${target}; ${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages.`,
+    `${target}; ${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages${emptyPagesNote(report)}.`,
     table(SUMMARY_HEADER, summaryRows(report.summary)),
     '',
   ].join('\n\n');
@@ -164,7 +169,7 @@ export function renderTerminal(report: AuditReport, firstFindings = 10): string 
     '',
     ...(shown.length > 0 ? [`first ${shown.length} of ${failing.length} failing findings:`, ...shown, ''] : []),
     `${VERDICT_TEXT[report.verdict]} ${expected} expected differences, ${report.totals.knownFromBaseline} known from the baseline. ` +
-      `${report.stats.requests} requests, ${report.stats.retries} retries, ${(report.stats.elapsedMs / 1000).toFixed(1)} s.`,
+      `${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages${emptyPagesNote(report)}, ${(report.stats.elapsedMs / 1000).toFixed(1)} s.`,
     '',
   ].join('\n');
 }

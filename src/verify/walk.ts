@@ -3,7 +3,7 @@
  * a walk of every v2 page that checks the list contract on the way (spec §2 envelope, §4 rules, §8).
  * Every page request carries the same parameters; only page_token changes.
  */
-import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS, type ListEndpoint, type ResourceContract } from '../contract/index.js';
+import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS, type ApiVersion, type ListEndpoint, type ResourceContract } from '../contract/index.js';
 import type { ApiClient } from './http-client.js';
 import type { BreachType, Finding } from './findings.js';
 
@@ -14,12 +14,12 @@ function withQuery(path: string, query: URLSearchParams): string {
   return text ? `${path}?${text}` : path;
 }
 
-/** The records of a v1 list answer; a 200 that is not such a list makes the kind incomplete, never "parity holds". */
-function recordsOf(body: unknown, endpoint: ListEndpoint): Json[] {
+/** The records of a list answer; a 200 that is not such a list makes the kind incomplete, never "parity holds". */
+export function recordsOf(body: unknown, endpoint: ListEndpoint, version: ApiVersion): Json[] {
   const list = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Json)[endpoint.envelopeKey] : undefined;
   if (!Array.isArray(list) || list.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) {
     const seen = JSON.stringify(body)?.slice(0, 60) ?? String(body);
-    throw new Error(`v1 ${endpoint.path} answered 200 without a list of records under "${endpoint.envelopeKey}" (got ${seen})`);
+    throw new Error(`${version} ${endpoint.path} answered 200 without a list of records under "${endpoint.envelopeKey}" (got ${seen})`);
   }
   return list as Json[];
 }
@@ -34,7 +34,7 @@ export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters:
     if (token) query.set(LIST_PARAMS.pageToken, token);
     const body = await client.getJson(withQuery(endpoint.path, query));
     // One record at a time: spreading a page into push() overflows the stack past ~125,000 records.
-    for (const record of recordsOf(body, endpoint)) items.push(record);
+    for (const record of recordsOf(body, endpoint, 'v1')) items.push(record);
     token = endpoint.paginated ? String((body as Json)[ENVELOPE.nextPageToken] ?? '') : '';
     if (!token) return items;
   }
@@ -44,8 +44,10 @@ export async function readV1(client: ApiClient, endpoint: ListEndpoint, filters:
 export interface V2WalkResult {
   breaches: Finding[];
   pages: number;
-  /** False when the walk had to stop early (a cycle, an expired token, the page cap). */
-  complete: boolean;
+  /** Pages with no results and a token to go on: allowed before the end (AIP-158), so counted, not flagged. */
+  emptyPages: number;
+  /** Why the walk had to stop early (a cycle, an expired token, the page cap); absent when it reached the end. */
+  stopped?: string;
 }
 
 /** The documented order the walk asks for and checks: creation time where v2 shows it, else name. */
@@ -84,27 +86,32 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
   let totalCount: string | undefined;
   let token = '';
   let pages = 0;
+  let emptyPages = 0;
+  const result = (): V2WalkResult => ({ breaches: [...breaches.values()], pages, emptyPages });
+  const stop = (type: BreachType, message: string): V2WalkResult => {
+    breach(type, message);
+    return { ...result(), stopped: message };
+  };
   for (;;) {
     if (pages >= o.maxPages) {
-      breach('page-cap-reached', `stopped after ${o.maxPages} pages (--max-pages): the walk did not end`);
-      return { breaches: [...breaches.values()], pages, complete: false };
+      return stop('page-cap-reached', `stopped after ${o.maxPages} pages (--max-pages): the walk did not end`);
     }
     const pageQuery = new URLSearchParams(query);
     if (token) pageQuery.set(LIST_PARAMS.pageToken, token);
-    const body = (await o.client.getJson(withQuery(endpoint.path, pageQuery))) as Json;
+    const answer = await o.client.getJson(withQuery(endpoint.path, pageQuery));
+    const items = recordsOf(answer, endpoint, 'v2');
+    const body = answer as Json;
     pages += 1;
-    const items = (body[endpoint.envelopeKey] as Json[] | undefined) ?? [];
     const next = String(body[ENVELOPE.nextPageToken] ?? '');
     totalCount = body[ENVELOPE.totalCount] === undefined ? totalCount : String(body[ENVELOPE.totalCount]);
     const skipped = body[ENVELOPE.skipped];
     if (skipped !== undefined && skipped !== 0) breach('skipped-not-echoed', `skipped is ${JSON.stringify(skipped)} where no skip was asked (rule: skipped echoes skip)`);
 
     if (token && items.length > 0 && items[0]!['uid'] === firstUid) {
-      breach('expired-token-restart', 'a page token led back to the first page: it expired and the query restarted; the walk stopped rather than read everything twice');
-      return { breaches: [...breaches.values()], pages, complete: false };
+      return stop('expired-token-restart', 'a page token led back to the first page: it expired and the query restarted; the walk stopped rather than read everything twice');
     }
     if (pages === 1) firstUid = items[0]?.['uid'] as string | undefined;
-    if (items.length === 0 && next) breach('empty-page-with-token', 'a page came back empty but with a nextPageToken; the walk went on');
+    if (items.length === 0 && next) emptyPages += 1;
 
     const fresh: Json[] = [];
     for (const [i, item] of items.entries()) {
@@ -125,8 +132,7 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
     o.onPage(fresh);
     if (!next) break;
     if (seenTokens.has(next)) {
-      breach('token-cycle', 'a nextPageToken came back that an earlier page had already given: the pages cycle');
-      return { breaches: [...breaches.values()], pages, complete: false };
+      return stop('token-cycle', 'a nextPageToken came back that an earlier page had already given: the pages cycle');
     }
     seenTokens.add(next);
     token = next;
@@ -134,5 +140,5 @@ export async function walkV2(o: V2WalkOptions): Promise<V2WalkResult> {
   if (totalCount !== undefined && Number(totalCount) !== seenUids.size) {
     breach('total-count-mismatch', `totalCount says ${totalCount}, the walk found ${seenUids.size}`, { v2: totalCount });
   }
-  return { breaches: [...breaches.values()], pages, complete: true };
+  return result();
 }

@@ -1,9 +1,10 @@
 /** `migrate-v2 emulator` as a user runs it: a child process, real flags, real HTTP. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli, stopChild } from '../helpers/cli.js';
+import { runCli, startCli, stopChild, untilWritten } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mv2-cli-'));
 
@@ -43,6 +44,8 @@ describe('migrate-v2 emulator (CLI)', () => {
       ['emulator', '--faults', '5xx=7'],
       ['emulator', '--drift', 'chaos=1'],
       ['emulator', '--page-token-ttl', '-1'],
+      ['emulator', '--public-url', 'ftp://platform.example'],
+      ['emulator', '--public-url', 'https://user:pw@platform.example'],
       ['emulator', '--dataset', join(tmp, 'missing.json')],
       ['emulator', '--no-such-flag'],
       ['no-such-command'],
@@ -51,6 +54,43 @@ describe('migrate-v2 emulator (CLI)', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
       expect(r.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('answers as --public-url behind a proxy: the token audience and where the OIDC keys are, not where it listens', async () => {
+    const publicUrl = 'https://platform.example.test';
+    const { child, firstLine, stderr } = await startCli(['emulator', '--port', '0', '--public-url', `${publicUrl}/`]);
+    try {
+      const url = firstLine.slice('listening on '.length);
+      const discovery = (await (await fetch(`${url}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
+      expect(discovery.jwks_uri).toBe(`${publicUrl}/oidc/jwks`);
+      const headers = { authorization: 'Bearer emulator-dev-token' };
+      const deployer = ((await (await fetch(`${url}/iam/v2beta1/identities?name=ci-deployer`, { headers })).json()) as any).identities[0];
+      const oidc = ((await (await fetch(`${url}/oidc/mint?subject=${encodeURIComponent(deployer.claimMatch.subject)}`)).json()) as any).token;
+      const exchange = (aud: string) => fetch(`${url}/sts/exchange?aud=${encodeURIComponent(aud)}&identity=${encodeURIComponent(deployer.uid)}`, { headers: { authorization: `Bearer ${oidc}` } });
+      expect((await exchange(publicUrl)).status).toBe(200);
+      const listenAddress = await exchange(url);
+      expect(listenAddress.status).toBe(400);
+      expect(((await listenAddress.json()) as any).message).toBe(`Invalid argument: aud: must be the API base URL ${publicUrl}`);
+      await untilWritten(child.stderr, stderr, `token exchange as ${publicUrl} (the audience it takes)`);
+    } finally {
+      await stopChild(child);
+    }
+  });
+
+  it('logs a client that goes away mid-request as one plain line, not an internal error', async () => {
+    const { child, firstLine, stderr } = await startCli(['emulator', '--port', '0']);
+    try {
+      const { hostname, port } = new URL(firstLine.slice('listening on '.length));
+      const notes = await untilWritten(child.stderr, stderr, '(the audience it takes)\n');
+      // Headers that promise 100 bytes of body, one byte of it, then the connection is dropped.
+      const socket = connect(Number(port), hostname, () => {
+        socket.write('POST /iam/v2beta1/groups/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{', () => socket.destroy());
+      });
+      const logged = await untilWritten(child.stderr, () => stderr().slice(notes.length), '\n');
+      expect(logged).toBe('emulator: POST /iam/v2beta1/groups/x: the client closed the connection before the request was read\n');
+    } finally {
+      await stopChild(child);
     }
   });
 

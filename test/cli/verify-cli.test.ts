@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, stopChild } from '../helpers/cli.js';
+import { pathOf, sendJson, useScriptedServer } from '../helpers/scripted-server.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mv2-verify-'));
 const SECRET = 'S3cret-token-for-the-test-0123456789';
@@ -111,5 +112,25 @@ describe('migrate-v2 verify (CLI)', () => {
       expect(r.stderr, args.join(' ')).toMatch(/^migrate-v2: /);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+
+  it('exits 2 when a page-token cycle stops the v2 walk: the kind is left incomplete', async () => {
+    const r = await runCli(['verify', '--emulator-drift', 'cycle', '--kinds', 'groups', '--page-size', '2']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/contract-breach Group - a nextPageToken came back that an earlier page had already given/);
+    expect(r.stdout).toMatch(/^Incomplete: /m);
+  });
+
+  it('gives up on an answer that drips (headers, then a byte at a time) at --timeout, body included (exit 2)', async () => {
+    // v2 answers at once (the preflight passes); v1 sends its headers, then one byte every 100 ms of 1,000.
+    const dripping = await useScriptedServer((req, res) => {
+      if (pathOf(req) !== '/iam/v1/groups') return sendJson(res, { groups: [], nextPageToken: '', totalCount: '0' });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      const drip = setInterval(() => res.write(' '), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    const r = await runCli(['verify', '--base-url', dripping, '--token', 'drip-token', '--kinds', 'groups', '--timeout', '600', '--retries', '1'], { timeoutMs: 25_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/incomplete Group - not audited to the end: GET \/iam\/v1\/groups failed after 2 attempts: UND_ERR_BODY_TIMEOUT/);
   });
 });

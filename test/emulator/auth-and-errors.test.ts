@@ -49,6 +49,16 @@ describe('errors', () => {
     expect(expectStatusBody(put, 12).message).toMatch(/PATCH/);
   });
 
+  it('answers 405 with an Allow header, in the error shape, for a method its own endpoints do not offer', async () => {
+    for (const [method, path] of [['POST', '/healthz'], ['DELETE', '/healthz'], ['POST', '/oidc/mint?subject=x'], ['PUT', '/oidc/jwks'], ['PATCH', '/.well-known/openid-configuration']] as const) {
+      const r = await emu.call(method, path, { token: null });
+      expect(r.status, `${method} ${path}`).toBe(405);
+      expect(r.headers.get('allow')).toBe('GET');
+      expect(expectStatusBody(r, 12).message).toBe(`Unimplemented: ${method} is not offered on ${path.split('?')[0]} (offered: GET)`);
+    }
+    expect((await emu.call('GET', '/healthz', { token: null })).status).toBe(200);
+  });
+
   it('refuses a body over 1 MiB without reading it into the store', async () => {
     const huge = JSON.stringify({ name: 'big', description: 'x'.repeat(1_100_000) });
     const r = await emu.call('POST', `/iam/v2beta1/groups/${await root()}`, { body: huge, token: 'test-token' });

@@ -1,4 +1,5 @@
 /** The token exchange (spec §4 "Token exchange", §5) with the emulator as a development OIDC issuer. */
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { DevOidcIssuer, DEV_OIDC_ISSUER } from '../../src/emulator/oidc-issuer.js';
 import { expectStatusBody, testClock, useEmulator } from '../helpers/emulator.js';
@@ -58,7 +59,7 @@ describe('token exchange', () => {
 
   it('refuses tokens signed by another key, expired, or missing, with code 16', async () => {
     const stranger = await DevOidcIssuer.create(Date.now);
-    const forged = await stranger.mint({ subject: deployer.claimMatch.subject });
+    const forged = await stranger.mint({ subject: deployer.claimMatch.subject, audience: emu.url });
     expect(expectStatusBody(await emu.call('GET', exchangeUrl(deployer.uid), { token: forged }), 16).message).toMatch(/OIDC token refused/);
     const short = await mint(deployer.claimMatch.subject, '&ttl=60');
     clock.advance(61_000);
@@ -74,6 +75,39 @@ describe('token exchange', () => {
     const unknown = `${deployer.uid.split('/')[0]}/ffffffffffffffff`;
     expect(expectStatusBody(await emu.call('GET', exchangeUrl(unknown), { token: oidc }), 5).message).toMatch(/identity/);
     expect((await emu.call('GET', `/sts/exchange?identity=${deployer.uid}`, { token: oidc })).status).toBe(400);
+  });
+
+  it('takes the API audience from its configured base URL, never from the Host header', async () => {
+    const evil = 'http://evil.example';
+    const oidc = await mint(deployer.claimMatch.subject, `&audience=${encodeURIComponent(evil)}`);
+    const res = await request(`${emu.url}${exchangeUrl(deployer.uid, evil)}`, { headers: { host: 'evil.example', authorization: `Bearer ${oidc}` } });
+    const body = (await res.body.json()) as any;
+    expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    expect(body).toMatchObject({ code: 3, message: `Invalid argument: aud: must be the API base URL ${emu.url}` });
+  });
+
+  it('refuses an OIDC token whose aud claim is not the API base URL (minted for another service), with code 16', async () => {
+    const elsewhere = await mint(deployer.claimMatch.subject, `&audience=${encodeURIComponent('https://other-service.example')}`);
+    const r = await emu.call('GET', exchangeUrl(deployer.uid), { token: elsewhere });
+    expect(r.status).toBe(401);
+    expect(expectStatusBody(r, 16).message).toMatch(/OIDC token refused: .*aud/);
+    // With the slash a URL may carry, the claim still names the base URL.
+    const slashed = await mint(deployer.claimMatch.subject, `&audience=${encodeURIComponent(`${emu.url}/`)}`);
+    expect((await emu.call('GET', exchangeUrl(deployer.uid), { token: slashed })).status).toBe(200);
+  });
+
+  it('forgets API tokens once they expire, without a timer', async () => {
+    const exchanged = async () => {
+      const r = await emu.call('GET', exchangeUrl(deployer.uid), { token: await mint(deployer.claimMatch.subject) });
+      expect(r.status, r.text).toBe(200);
+    };
+    await exchanged();
+    await exchanged();
+    const exchange = emu.running.emulator.exchange;
+    expect(exchange.held).toBeGreaterThanOrEqual(2);
+    clock.advance(3600_000);
+    await exchanged();
+    expect(exchange.held).toBe(1);
   });
 
   it('does not accept the API token as an OIDC token', async () => {

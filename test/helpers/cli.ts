@@ -1,5 +1,7 @@
 /** Runs the built CLI as a child process, as a user would. */
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
@@ -40,6 +42,12 @@ export function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNu
     });
     child.on('close', (code) => reject(new Error(`exited ${code} before printing a line: ${err}`)));
   });
+}
+
+/** Waits, on the stream's data events and no timer, until what a child wrote so far (`written()`) contains `text`. */
+export async function untilWritten(stream: Readable, written: () => string, text: string): Promise<string> {
+  while (!written().includes(text)) await once(stream, 'data');
+  return written();
 }
 
 /** Stops a long-running child with SIGTERM and waits until it is gone. */

@@ -73,10 +73,18 @@ describe('verify against the emulator', () => {
     expect(report.stats.retries).toBe(injected);
     expect(report.summary.find((s) => s.kind === 'Group')).toMatchObject({ compared: 400, equal: 400, incomplete: false });
     expect(report.summary.find((s) => s.kind === 'Repo')).toMatchObject({ compared: 400, equal: 400, incomplete: false });
-    // Empty pages with a token are breaches of v2's list contract, reported as such; nothing else is.
-    const failing = report.findings.filter((f) => f.kind !== 'expected-difference');
-    expect(failing.every((f) => f.kind === 'contract-breach' && f.breach === 'empty-page-with-token')).toBe(true);
-    expect(exitCode).toBe(failing.length > 0 ? 1 : 0);
+    expect(report.findings.filter((f) => f.kind !== 'expected-difference')).toEqual([]);
+    expect(exitCode).toBe(0);
+  });
+
+  it('counts empty pages that carry a token (AIP-158 allows them before the end) and finds nothing in them', async () => {
+    const e = await useEmulator({ dataset: 'large:40', faults: { ...NO_FAULTS, emptyPage: 0.5, seed: 3 } });
+    const { exitCode, report } = await audit(e.url, { pageSize: '7', kinds: 'groups' });
+    expect(report.stats.emptyPages).toBeGreaterThan(0);
+    expect(report.summary[0]).toMatchObject({ compared: 40, equal: 40, breaches: 0, emptyPages: report.stats.emptyPages });
+    expect(report.findings.filter((f) => f.kind === 'contract-breach')).toEqual([]);
+    expect(report.verdict).toBe('parity');
+    expect(exitCode).toBe(0);
   });
 
   it('reports an expired page token instead of restarting silently', async () => {
@@ -86,7 +94,7 @@ describe('verify against the emulator', () => {
     expect(breach?.message).toMatch(/expired/);
     expect(report.summary[0]!.incomplete).toBe(true);
     expect(report.verdict).toBe('incomplete');
-    expect(exitCode).toBe(1);
+    expect(exitCode).toBe(2);
   });
 
   it('reports a page-token cycle and stops the walk', async () => {
@@ -94,13 +102,21 @@ describe('verify against the emulator', () => {
     const { exitCode, report } = await audit(e.url, { pageSize: '2', kinds: 'groups,repos' });
     expect(report.findings.filter((f) => f.breach === 'token-cycle').map((f) => f.resource).sort()).toEqual(['Group', 'Repo']);
     expect(report.stats.pages).toBeLessThan(10);
-    expect(exitCode).toBe(1);
+    // The walk stopped: both kinds are left incomplete, which exits 2 like any kind left incomplete.
+    expect(report.findings.filter((f) => f.kind === 'incomplete').map((f) => f.message)).toEqual([
+      expect.stringMatching(/^not audited to the end: v2 walk: .*the pages cycle/),
+      expect.stringMatching(/^not audited to the end: v2 walk: .*the pages cycle/),
+    ]);
+    expect(report.verdict).toBe('incomplete');
+    expect(exitCode).toBe(2);
   });
 
-  it('stops at the page cap', async () => {
+  it('stops at the page cap, leaving the kind incomplete (exit 2)', async () => {
     const e = await useEmulator({ dataset: 'large:50' });
-    const { report } = await audit(e.url, { pageSize: '5', maxPages: '3', kinds: 'groups' });
+    const { exitCode, report } = await audit(e.url, { pageSize: '5', maxPages: '3', kinds: 'groups' });
     expect(report.findings.map((f) => f.breach)).toContain('page-cap-reached');
+    expect(report.summary[0]!.incomplete).toBe(true);
+    expect(exitCode).toBe(2);
   });
 
   it('reports a kind as incomplete, never equal, once retries are spent (exit 2)', async () => {
@@ -109,6 +125,15 @@ describe('verify against the emulator', () => {
     expect(exitCode).toBe(2);
     expect(report.summary[0]).toMatchObject({ incomplete: true, equal: 0 });
     expect(report.findings.find((f) => f.kind === 'incomplete')?.message).toMatch(/503/);
+  });
+
+  it('says how many attempts each request made: --retries + 1, however many requests ran beside it', async () => {
+    const e = await useEmulator({ dataset: 'demo', faults: { ...NO_FAULTS, serverError: 1 } });
+    const { exitCode, report } = await audit(e.url, { retries: '2', concurrency: '16' });
+    const incomplete = report.findings.filter((f) => f.kind === 'incomplete');
+    expect(incomplete.map((f) => f.resource).sort()).toEqual(report.summary.map((s) => s.kind).sort());
+    for (const f of incomplete) expect(f.message).toMatch(/answered 503 after 3 attempts$/);
+    expect(exitCode).toBe(2);
   });
 
   it('re-reads what changed during the walk, and reports it as such rather than as a difference', async () => {

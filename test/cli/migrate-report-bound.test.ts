@@ -8,7 +8,8 @@ import { runCli } from '../helpers/cli.js';
 import { diffsShown, leftOpen, namedIn } from '../helpers/markdown.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/codemods/', import.meta.url));
-const V1 = readFileSync(join(FIXTURES, 'pagination/list-total.input.ts'), 'utf8');
+// One review item (updateMask=*) at line 12 of each file.
+const V1 = readFileSync(join(FIXTURES, 'updates/explicit-and-unknown.input.ts'), 'utf8');
 const COMMENT_MAX = 65_536;
 
 function tree(files: Record<string, string>): string {
@@ -39,22 +40,22 @@ const small = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i)
 const read = (path: string) => readFileSync(path, 'utf8');
 
 describe('the markdown report of the codemod, by default within a comment (65,536 characters)', () => {
-  const dir = tree(small(300));
-  const files = Object.keys(small(300));
+  const dir = tree(small(200));
+  const files = Object.keys(small(200));
 
-  it('300 files: the summary, every review item, diffs while they fit, then the files left out and where every diff is', async () => {
+  it('200 files: the summary, every review item, diffs while they fit, then the files left out and where every diff is', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mv2-bound-out-'));
     const r = await runCli(['.', '--report', join(out, 'r.md'), '--patch', join(out, 'all.patch'), '--quiet'], { cwd: dir, env: { GITHUB_STEP_SUMMARY: join(out, 'summary.md') } });
     expect(r.code, r.stderr).toBe(0);
     const md = read(join(out, 'r.md'));
     expect(md.length).toBeLessThanOrEqual(COMMENT_MAX);
-    expect(md).toMatch(/^## migrate-v2: v1 to v2beta1\n\n\| files scanned .*\n.*\n\| 300 \| 300 \| 0 \| 300 \| 0 \|/);
-    expect(md.indexOf('### Manual review (300)')).toBeLessThan(md.indexOf('### Changes (300 files)'));
-    expect(md.match(/^\| \[`client-\d+\.ts:5`\]/gm)).toHaveLength(300);
+    expect(md).toMatch(/^## migrate-v2: v1 to v2beta1\n\n\| files scanned .*\n.*\n\| 200 \| 200 \| 0 \| 200 \| 0 \|/);
+    expect(md.indexOf('### Manual review (200)')).toBeLessThan(md.indexOf('### Changes (200 files)'));
+    expect(md.match(/^\| \[`client-\d+\.ts:12`\]/gm)).toHaveLength(200);
     const shown = diffsShown(md);
     expect(shown.length).toBeGreaterThan(10);
     expect(shown).toEqual(files.slice(0, shown.length));
-    const note = new RegExp(`\\nDiffs left out to fit this report \\(${300 - shown.length} of 300 files\\): (.*)\\. Every diff is in \`${join(out, 'all.patch')}\`\\.\\n\\n$`).exec(md);
+    const note = new RegExp(`\\nDiffs left out to fit this report \\(${200 - shown.length} of 200 files\\): (.*)\\. Every diff is in \`${join(out, 'all.patch')}\`\\.\\n\\n$`).exec(md);
     expect(note, md.slice(-500)).not.toBeNull();
     expect(namedIn(note![1]!)).toEqual(files.slice(shown.length));
     expect(leftOpen(md)).toEqual([]);
@@ -71,7 +72,7 @@ describe('the markdown report of the codemod, by default within a comment (65,53
     const summary = read(join(out, 'summary.md'));
     expect(summary.length).toBeLessThanOrEqual(COMMENT_MAX);
     expect(summary).toMatch(new RegExp(` Every diff is in \`${join(out, 'r.json')}\`\\.\\n\\n$`));
-    expect(JSON.parse(read(join(out, 'r.json'))).files).toHaveLength(300);
+    expect(JSON.parse(read(join(out, 'r.json'))).files).toHaveLength(200);
   });
 
   it('--report-max-chars: a review list too long for the bound is cut with a count; every diff is then left out and named', async () => {
@@ -80,9 +81,9 @@ describe('the markdown report of the codemod, by default within a comment (65,53
     expect(r.code).toBe(0);
     const md = read(join(out, 'r.md'));
     expect(md.length).toBeLessThanOrEqual(20_000);
-    const rows = md.match(/^\| \[`client-\d+\.ts:5`\]/gm)!.length;
+    const rows = md.match(/^\| \[`client-\d+\.ts:12`\]/gm)!.length;
     expect(rows).toBeGreaterThan(50);
-    expect(md).toContain(`\n${300 - rows} of 300 manual-review items left out to fit this report: run with \`--json\` or \`--report migration.json\` for every item.\n\n### Changes (300 files)\n\nDiffs left out to fit this report (300 of 300 files): \`client-000.ts\`, `);
+    expect(md).toContain(`\n${200 - rows} of 200 manual-review items left out to fit this report: run with \`--json\` or \`--report migration.json\` for every item.\n\n### Changes (200 files)\n\nDiffs left out to fit this report (200 of 200 files): \`client-000.ts\`, `);
     expect(diffsShown(md)).toEqual([]);
     expect(md).toMatch(/, and \d+ more\. Run with `--patch migration\.patch`/);
     expect(leftOpen(md)).toEqual([]);

@@ -119,7 +119,7 @@ export function missingHelper(typed: boolean, eol: string): string {
   return [`// migrate-v2: v1 answered a missing record with an empty list; v2 answers ${NOT_FOUND}, which this client throws (its error carries the status). This answers it as "no record".`, ...lines].join(eol);
 }
 
-export function isTyped(sf: { fileName: string }): boolean {
+function isTyped(sf: { fileName: string }): boolean {
   return !/\.[cm]?jsx?$/.test(sf.fileName);
 }
 

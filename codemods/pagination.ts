@@ -1,6 +1,6 @@
 /**
  * A v1 list answered every record; a v2 list answers a page. A migrated list call whose records
- * are read is wrapped in a small helper written into the file (see page-helpers.ts) that follows
+ * are read is wrapped in a small helper written into the file (see file-helpers.ts) that follows
  * nextPageToken and answers every record, as v1 did. A list read only for its size asks for one
  * page and reads `totalCount` instead. What cannot be wrapped keeps a note saying why.
  */

@@ -6,11 +6,10 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { ENVELOPE, RESOURCES, type ResourceContract } from '../src/contract/index.js';
+import { ENVELOPE, V1_LIST_KEYS, type ResourceContract } from '../src/contract/index.js';
 import { bindingKey, forEachNode, renameBindingKey, renameTypeMember } from './helpers.js';
 
 const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
-const V1_KEYS = new Set(RESOURCES.flatMap((r) => (r.v1.endpoints.list ? [r.v1.endpoints.list.envelopeKey] : [])));
 const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
 
 /** `items` -> the plural key, with the v2 paging fields beside it, in a type written for one kind's lists. */
@@ -59,7 +58,7 @@ export const envelopes: Transform = {
     forEachNode(ctx.sf, (node) => {
       if (ts.isPropertyAccessExpression(node)) {
         // Only the name changes: the expression before it may hold another transform's edits.
-        if (!V1_KEYS.has(node.name.text) || ctx.isClaimed(node.name)) return;
+        if (!V1_LIST_KEYS.has(node.name.text) || ctx.isClaimed(node.name)) return;
         const shape = ctx.shapeOf(node.expression);
         if (shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && node.name.text === v1Key(shape.resource)) ctx.replace(node.name, v2Key(shape.resource));
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {

@@ -10,8 +10,8 @@ import type { Tag } from '../src/codemod/wrappers.js';
 import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
-import { appendQuery, forEachNode, removeProperty } from './helpers.js';
-import { missingBy, type Missing } from '../src/codemod/read-one.js';
+import { appendQuery, enclosingScope, forEachNode, removeProperty } from './helpers.js';
+import { missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
 import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
 
 /**
@@ -38,15 +38,11 @@ function emptinessCheck(items: ts.PropertyAccessExpression): { node: ts.Expressi
  * must reach that test, as v1's empty list did.
  */
 function letNotFoundThrough(ctx: TransformContext, call: V1Call, missing: Extract<Missing, { by: 'status' }>, before: number): void {
-  const fn = call.call.parent && enclosingBlock(call.call);
+  const fn = enclosingScope(call.call);
   if (!fn) return;
   forEachNode(fn, (node) => {
     if (!ts.isIfStatement(node) || node.pos < call.call.end || node.pos > before) return;
-    let readsStatus = false;
-    forEachNode(node.expression, (n) => {
-      if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === missing.response.text && /^(ok|status|statusCode)$/.test(n.name.text)) readsStatus = true;
-    });
-    if (!readsStatus || ctx.isClaimed(node.expression)) return;
+    if (!statusReadIn(node.expression, missing.response.text) || ctx.isClaimed(node.expression)) return;
     const condition = node.expression;
     const simple = !ts.isBinaryExpression(condition) || condition.operatorToken.kind !== ts.SyntaxKind.BarBarToken;
     const start = condition.getStart(ctx.sf);
@@ -54,11 +50,6 @@ function letNotFoundThrough(ctx: TransformContext, call: V1Call, missing: Extrac
     ctx.edit(condition.end, condition.end, `${simple ? '' : ')'} && ${missing.status} !== ${NOT_FOUND}`);
     ctx.claim(condition);
   });
-}
-
-function enclosingBlock(node: ts.Node): ts.Node | undefined {
-  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
-  return undefined;
 }
 
 /** The expression that follows a literal piece of a URL: the next template hole, or the right of a `+`. */
@@ -88,12 +79,6 @@ function tagWrapperErrors(ctx: TransformContext): void {
     ctx.edit(start, start, 'Object.assign(');
     ctx.edit(error.end, error.end, `, { ${status.slice(status.indexOf('.') + 1)}: ${status} })`);
   }
-}
-
-/** Whether the read's body is taken apart (`const { items } = ...`), as the flow saw it. */
-function destructured(ctx: TransformContext, call: V1Call): boolean {
-  for (const [, shape] of ctx.file.flow.destructured()) if (shape.kind === 'envelope' && shape.call === call) return true;
-  return false;
 }
 
 /** `.then(...)` that gives the record back as v1's list of one, or of none, for code that takes the list apart. */
@@ -136,7 +121,7 @@ export const getByList: Transform = {
       if (missing.by === 'helper') {
         const start = missing.target.getStart(ctx.sf);
         ctx.edit(start, start, `${MISSING_HELPER}(`);
-        ctx.edit(missing.target.end, missing.target.end, `${missing.missing ? `, ${missing.missing}` : ''})${destructured(ctx, call) ? asListOfOne(call) : ''}`);
+        ctx.edit(missing.target.end, missing.target.end, `${missing.missing ? `, ${missing.missing}` : ''})${ctx.file.flow.takesApart(call) ? asListOfOne(call) : ''}`);
         addHelper(ctx, MISSING_HELPER, missingHelper);
       }
       reads.set(call, { missing, tested: undefined });

@@ -43,6 +43,12 @@ export function quoteLike(original: string, text: string): string {
   return `${q}${text}${q}`;
 }
 
+/** The function (or file) a node stands in. */
+export function enclosingScope(node: ts.Node): ts.Node | undefined {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
+  return undefined;
+}
+
 export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {
   const walk = (node: ts.Node): void => {
     visit(node);

@@ -6,21 +6,20 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import type { V1Call } from '../src/codemod/v1-calls.js';
-import { ENVELOPE, LIST_CONTRACT, RESOURCES } from '../src/contract/index.js';
+import { parsedInChain, type V1Call } from '../src/codemod/v1-calls.js';
+import { ENVELOPE, LIST_CONTRACT, V1_LIST_KEYS } from '../src/contract/index.js';
 import { addToObject, appendQuery, forEachNode } from './helpers.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { addHelper, PAGE_HELPER_NAMES, pageHelper, type PageKind } from './file-helpers.js';
 
 const v1Key = (call: V1Call) => call.resource.v1.endpoints.list!.envelopeKey;
-const V1_KEYS = new Set(RESOURCES.flatMap((r) => (r.v1.endpoints.list ? [r.v1.endpoints.list.envelopeKey] : [])));
 const HELPER_NAMES = new Set(Object.values(PAGE_HELPER_NAMES));
 
 /** `X.items` and `X.totalCount` where X is the list's envelope, for each list call of the file. */
 function envelopeReads(ctx: TransformContext): Map<V1Call, ts.PropertyAccessExpression[]> {
   const out = new Map<V1Call, ts.PropertyAccessExpression[]>();
   forEachNode(ctx.sf, (node) => {
-    if (!ts.isPropertyAccessExpression(node) || (node.name.text !== ENVELOPE.totalCount && !V1_KEYS.has(node.name.text))) return;
+    if (!ts.isPropertyAccessExpression(node) || (node.name.text !== ENVELOPE.totalCount && !V1_LIST_KEYS.has(node.name.text))) return;
     const shape = ctx.shapeOf(node.expression);
     if (shape?.kind !== 'envelope' || shape.call?.operation !== 'list' || (node.name.text !== v1Key(shape.call) && node.name.text !== ENVELOPE.totalCount)) return;
     out.set(shape.call, [...(out.get(shape.call) ?? []), node]);
@@ -42,7 +41,7 @@ function wrapped(node: ts.Expression): boolean {
 
 /** Whether the body is taken apart or handed on somewhere the item reads do not show. */
 function escapes(ctx: TransformContext, call: V1Call): boolean {
-  for (const [pattern, shape] of ctx.file.flow.destructured()) if (shape.kind === 'envelope' && shape.call === call && pattern.getSourceFile() === ctx.sf) return true;
+  if (ctx.file.flow.takesApart(call)) return true;
   let found = false;
   forEachNode(ctx.sf, (node) => {
     if (found || !ts.isReturnStatement(node) || !node.expression) return;
@@ -55,7 +54,7 @@ function escapes(ctx: TransformContext, call: V1Call): boolean {
 /** The expression to wrap, and what it answers; or why it cannot be. */
 function pagedExpression(call: V1Call): { node: ts.Expression; kind: PageKind } | { why: string } {
   if (call.via) return { node: call.call, kind: call.via.returns === 'body' ? 'body' : call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
-  const chained = ts.isPropertyAccessExpression(call.call.parent) && call.call.parent.name.text === 'json' && ts.isCallExpression(call.call.parent.parent) ? call.call.parent.parent : undefined;
+  const chained = parsedInChain(call);
   switch (call.client) {
     case 'fetch':
       return { node: call.call, kind: 'response' };

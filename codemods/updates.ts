@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Transform } from '../src/codemod/transform.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
-import { appendQuery, jsonPayload, propertyKey, quoteLike } from './helpers.js';
+import { appendQuery, enclosingScope, jsonPayload, propertyKey, quoteLike } from './helpers.js';
 
 /** The v2 name of a mutable field the body may set, by its v1 key. */
 function mutableField(call: V1Call, key: string): string | undefined {
@@ -25,8 +25,7 @@ const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', '
  */
 function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string[] | undefined {
   const declaration = declarationOf(record);
-  let scope: ts.Node | undefined = call.call.parent;
-  while (scope && !ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+  const scope = enclosingScope(call.call);
   if (!declaration || !scope) return undefined;
   const keys = new Set<string>();
   let unknown = false;

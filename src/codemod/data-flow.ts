@@ -80,6 +80,12 @@ export class DataFlow {
     return this.patterns.entries();
   }
 
+  /** Whether the list body of a call is taken apart somewhere (`const { items } = await res.json()`). */
+  takesApart(call: V1Call): boolean {
+    for (const shape of this.patterns.values()) if (shape.kind === 'envelope' && shape.call === call) return true;
+    return false;
+  }
+
   /** Declarations the flow gave a shape, for the evidence their written types give. */
   declarations(): IterableIterator<[ts.Declaration, Shape]> {
     return this.declared.entries();

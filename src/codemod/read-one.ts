@@ -5,13 +5,24 @@
 import { ts } from 'ts-morph';
 import { GRPC_CODES } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
-import type { V1Call } from './v1-calls.js';
+import { parsedInChain, type V1Call } from './v1-calls.js';
 
 /**
  * How the migrated read tells that the record is missing: by the status of the response it keeps
  * in a variable (fetch, undici, a wrapper answering the response), or, for a client that throws on
  * 404 (axios, got, ky, a wrapper over them), by a value the missing-record helper gives in its place.
  */
+/** `res.status` (or `res.statusCode`) when a condition reads the response's `ok`, `status` or `statusCode`. */
+export function statusReadIn(condition: ts.Node, response: string): string | undefined {
+  let found: string | undefined;
+  const look = (e: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response && /^(ok|status|statusCode)$/.test(e.name.text)) found ??= `${response}.${e.name.text === 'statusCode' ? 'statusCode' : 'status'}`;
+    else ts.forEachChild(e, look);
+  };
+  look(condition);
+  return found;
+}
+
 export type Missing =
   | { by: 'status'; status: string; response: ts.Identifier }
   | { by: 'helper'; target: ts.Expression; missing?: string }
@@ -29,7 +40,7 @@ export function missingBy(call: V1Call, flow: DataFlow): Missing {
   }
   if ((call.client === 'fetch' || call.client === 'undici') && !call.via?.throws) return stays('the wrapper hands the 404\'s error body back as if it were the record');
   if (call.client === 'fetch' || call.client === 'undici') return { by: 'helper', target: call.call };
-  const chained = ts.isPropertyAccessExpression(call.call.parent) && call.call.parent.name.text === 'json' && ts.isCallExpression(call.call.parent.parent) ? call.call.parent.parent : undefined;
+  const chained = parsedInChain(call);
   if (call.via?.returns === 'body' || chained) return { by: 'helper', target: chained ?? call.call };
   if (call.client === 'axios') return { by: 'helper', target: call.call, missing: `{ status: ${GRPC_CODES.NOT_FOUND.http}, data: undefined }` };
   return stays(`${call.client} throws it, and this call's response is read in a way migrate-v2 does not follow`);

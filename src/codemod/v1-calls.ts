@@ -86,6 +86,7 @@ function methodFromOptions(options: ts.ObjectLiteralExpression | undefined): Pic
 
 const NOTHING: Evaluated = { text: '', literals: [], references: [] };
 const CLIENT_FACTORY = /^(axios|got|ky)$/;
+const LIBRARY_NAMES = new Set(['fetch', 'request', 'axios', 'got', 'ky']);
 
 /** The library and `{ baseURL }` of an `axios.create(...)` (got's and ky's `prefixUrl`, ky's `prefix`); null when it is no such call. */
 function factoryBase(init: ts.Expression): { client: Client; base?: ts.Expression } | null {
@@ -139,10 +140,12 @@ function asObject(node: ts.Expression | undefined): ts.ObjectLiteralExpression |
 
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
-  // The program's own `request()` or `fetch()` is not the library's: it may be a wrapper.
-  const own = functionOf(call.expression, (n) => text.declarationOf(n));
-  if (own && isProjectSource(own.getSourceFile())) return undefined;
   const name = calleeName(call.expression);
+  // The program's own `request()` or `fetch()` is not the library's: it may be a wrapper. Asked only of those names: the checker is the cost.
+  if (LIBRARY_NAMES.has(name)) {
+    const own = functionOf(call.expression, (n) => text.declarationOf(n));
+    if (own && isProjectSource(own.getSourceFile())) return undefined;
+  }
   const [first, second, third] = call.arguments;
   if (!first) return undefined;
   if (name === 'fetch' || name === 'undici.fetch' || name === 'request' || name === 'undici.request') {
@@ -177,6 +180,12 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
     return { client: name as Client, ...methodFromOptions(options), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
   }
   return undefined;
+}
+
+/** `got(url).json()`, `ky.get(url).json()`: the call that parses the call's answer in the same chain. */
+export function parsedInChain(call: V1Call): ts.CallExpression | undefined {
+  const parent = call.call.parent;
+  return ts.isPropertyAccessExpression(parent) && parent.name.text === 'json' && ts.isCallExpression(parent.parent) ? parent.parent : undefined;
 }
 
 export interface CallScan {

@@ -10,6 +10,7 @@ import { ts } from 'ts-morph';
 import { collectionBase, RESOURCES, type HttpMethod } from '../contract/index.js';
 import { functionOf, StaticText, unwrap, type Evaluated } from './static-text.js';
 import type { DeclaredWrapper } from './config.js';
+import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
 import type { Client } from './v1-calls.js';
 
@@ -141,14 +142,8 @@ function ownErrors(fn: WrapperFunction, response: ts.Identifier | undefined, dec
 /** `res.status` when a throw stands in the branch of an `if` that tests the response's status (`!res.ok`). */
 function statusTested(node: ts.Node, response: ts.Identifier): string | undefined {
   for (let n = node.parent; n && !ts.isFunctionLike(n); n = n.parent) {
-    if (!ts.isIfStatement(n)) continue;
-    let found: string | undefined;
-    const look = (e: ts.Node): void => {
-      if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response.text && /^(ok|status|statusCode)$/.test(e.name.text)) found = e.name.text === 'statusCode' ? 'statusCode' : 'status';
-      else ts.forEachChild(e, look);
-    };
-    look(n.expression);
-    if (found) return `${response.text}.${found}`;
+    const status = ts.isIfStatement(n) ? statusReadIn(n.expression, response.text) : undefined;
+    if (status) return status;
   }
   return undefined;
 }

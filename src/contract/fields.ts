@@ -7,6 +7,9 @@ import type { ApiVersion, ResourceContract, ResourceKind } from './types.js';
 
 const byKind = new Map<ResourceKind, ResourceContract>(RESOURCES.map((r) => [r.kind, r]));
 
+/** The keys v1 list answers hold their records under (`items`). */
+export const V1_LIST_KEYS: ReadonlySet<string> = new Set(RESOURCES.flatMap((r) => (r.v1.endpoints.list ? [r.v1.endpoints.list.envelopeKey] : [])));
+
 export function resourceOf(kind: ResourceKind): ResourceContract {
   const found = byKind.get(kind);
   if (!found) throw new Error(`no resource ${kind} in the contract`);

@@ -132,3 +132,26 @@ export function addHelper(ctx: TransformContext, name: string, text: (typed: boo
   const gap = ctx.sf.text.endsWith('\n') ? eol : eol + eol;
   ctx.edit(end, end, `${gap}${text(isTyped(ctx.sf), eol)}${eol}`);
 }
+
+export const LIST_KEY_HELPER = 'listKey';
+export const WITH_PAGE_HELPER = 'withPage';
+
+/** `listKey(path)`: the key a v2 list names its records by, for a function handed lists of every kind. */
+export function listKeyHelper(typed: boolean, eol: string): string {
+  return [
+    "// migrate-v2: a v2 list names its records after the collection (`groups`, `roleBindings`), the last segment of the list's path; v1 named them all `items`.",
+    `function ${LIST_KEY_HELPER}(path${typed ? ': string' : ''})${typed ? ': string' : ''} {`,
+    `  return path.split('?')[0]${typed ? '!' : ''}.split('/').pop()${typed ? '!' : ''};`,
+    '}',
+  ].join(eol);
+}
+
+/** `withPage(url, page)`: a URL whose query is known only at run time, with the page parameters added. */
+export function withPageHelper(typed: boolean, eol: string): string {
+  return [
+    '// migrate-v2: adds the page parameters to a URL whose query is known only at run time.',
+    `function ${WITH_PAGE_HELPER}(url${typed ? ': string' : ''}, page${typed ? ': string' : ''})${typed ? ': string' : ''} {`,
+    "  return `${url}${url.includes('?') ? '&' : '?'}${page}`;",
+    '}',
+  ].join(eol);
+}

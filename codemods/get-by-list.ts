@@ -103,8 +103,11 @@ function moveIdIntoPath(ctx: TransformContext, call: V1Call): void {
   // A query value is encoded; a path binds the uid with its slashes as they are (v1-reference "Identifiers").
   const encoded = valueAfter(literal);
   if (encoded && ts.isCallExpression(encoded) && encoded.expression.getText(ctx.sf) === 'encodeURIComponent' && encoded.arguments[0]) {
-    ctx.replace(encoded, ctx.textOf(encoded.arguments[0]));
-    ctx.claim(encoded);
+    // Only the call around the value goes: edits inside it (`.id` -> `.uid`) stay.
+    const value = encoded.arguments[0];
+    ctx.edit(encoded.getStart(ctx.sf), value.getStart(ctx.sf), '');
+    ctx.edit(value.end, encoded.end, '');
+    ctx.claim(encoded.expression);
   }
 }
 

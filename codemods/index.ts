@@ -7,9 +7,10 @@ import { deletes } from './deletes.js';
 import { envelopes } from './envelopes.js';
 import { fieldRenamesTransform } from './field-renames.js';
 import { getByList } from './get-by-list.js';
+import { listReaders } from './list-readers.js';
 import { pagination } from './pagination.js';
 import { paths } from './paths.js';
 import { roleBindings } from './role-bindings.js';
 import { updates } from './updates.js';
 
-export const TRANSFORMS: readonly Transform[] = [updates, getByList, pagination, deletes, roleBindings, envelopes, fieldRenamesTransform, paths];
+export const TRANSFORMS: readonly Transform[] = [updates, getByList, pagination, listReaders, deletes, roleBindings, envelopes, fieldRenamesTransform, paths];

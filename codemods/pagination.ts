@@ -52,7 +52,7 @@ function escapes(ctx: TransformContext, call: V1Call): boolean {
 }
 
 /** The expression to wrap, and what it answers; or why it cannot be. */
-function pagedExpression(call: V1Call): { node: ts.Expression; kind: PageKind } | { why: string } {
+export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): { node: ts.Expression; kind: PageKind } | { why: string } {
   if (call.via) return { node: call.call, kind: call.via.returns === 'body' ? 'body' : call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
   const chained = parsedInChain(call);
   switch (call.client) {
@@ -70,7 +70,7 @@ function pagedExpression(call: V1Call): { node: ts.Expression; kind: PageKind } 
 }
 
 /** A name for the page parameter that the wrapped call does not already use. */
-function pageParameter(ctx: TransformContext, node: ts.Node): string {
+export function pageParameter(ctx: TransformContext, node: ts.Node): string {
   const used = new Set<string>();
   forEachNode(node, (n) => {
     if (ts.isIdentifier(n)) used.add(n.text);
@@ -88,7 +88,8 @@ export const pagination: Transform = {
     const helpers = new Set<PageKind>();
     const countOnly = new Set<V1Call>();
     for (const call of ctx.calls) {
-      if (call.operation !== 'list' || call.resource.v1.endpoints.list!.paginated) continue;
+      // A list reader gathers the pages itself (list-readers.ts).
+      if (call.operation !== 'list' || call.resource.v1.endpoints.list!.paginated || call.via?.records) continue;
       const seen = reads.get(call) ?? [];
       if (seen.length > 0 && seen.every(readsSize) && !escapes(ctx, call)) {
         countOnly.add(call);

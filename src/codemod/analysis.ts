@@ -53,7 +53,8 @@ export class Analysis {
       this.files.set(sf, { sf, ...scan, flow: undefined as unknown as DataFlow });
     }
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
-    for (const file of this.files.values()) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types);
+    this.keepListReadersWhole();
+    for (const file of this.files.values()) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced));
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     this.keepDestructuredReads();
     this.keepUntestableReads();
@@ -102,6 +103,18 @@ export class Analysis {
       for (const call of file.calls) this.types.within(call, !this.plan.migrates(call), () => evidence.gatherCall(call));
       this.types.within(undefined, false, () => evidence.gather(file.sf, file.flow, useChecker, (call) => !this.plan.migrates(call)));
       file.flow.typesChanged();
+    }
+  }
+
+  /** A list reader reads every caller's records in one place: its calls migrate together, and only lists may go through it. */
+  private keepListReadersWhole(): void {
+    for (const wrapper of this.wrappers.byFunction.values()) {
+      if (!wrapper.records) continue;
+      const calls = this.plan.calls.filter((c) => c.via === wrapper);
+      const odd = calls.find((c) => c.operation !== 'list' || c.resource.v1.endpoints.list?.paginated) ?? [...this.files.values()].some((f) => f.unplaced.some((u) => this.wrappers.viaWrapper(u)?.via === wrapper));
+      const why = `${wrapper.name}() reads the records of every list it is handed in one place, and v2 names them per kind: its calls migrate together, and ${odd ? 'one of them cannot (it is no plain v1 list), so none does' : 'one of them stays on v1'}; migrate ${wrapper.name}() by hand`;
+      if (odd) for (const call of calls) this.plan.demote(call, why);
+      else this.plan.together(calls, why);
     }
   }
 

@@ -116,6 +116,24 @@ export class CallPlan {
     if (this.migrates(call)) this.decisions.set(call, { verdict: 'note', why });
   }
 
+  private readonly groups: { calls: readonly V1Call[]; why: string }[] = [];
+
+  /** Calls that migrate together or not at all (those through one list reader): `why` says so when one cannot. */
+  together(calls: readonly V1Call[], why: string): void {
+    this.groups.push({ calls, why });
+    this.keepTogether();
+  }
+
+  private keepTogether(): boolean {
+    let demoted = false;
+    for (const { calls, why } of this.groups) {
+      if (calls.every((c) => this.migrates(c)) || !calls.some((c) => this.migrates(c))) continue;
+      for (const call of calls) this.demote(call, why);
+      demoted = true;
+    }
+    return demoted;
+  }
+
   /** Plans the path edits; calls whose path cannot follow are demoted, until nothing changes. */
   planPaths(): void {
     for (let round = 0; round < 4; round++) {
@@ -160,7 +178,7 @@ export class CallPlan {
         demoted = true;
       }
     }
-    return demoted;
+    return this.keepTogether() || demoted;
   }
 
   /**

@@ -20,8 +20,8 @@ export type Shape =
   | { kind: 'resource'; resource: ResourceContract; call?: V1Call; weak?: true };
 
 const GATHERING = new Set(['push', 'unshift']);
-const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
-const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
+export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
+export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
 const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
 
 function bodyShape(call: V1Call): Shape | undefined {
@@ -56,6 +56,8 @@ export class DataFlow {
     calls: readonly V1Call[],
     private readonly text: StaticText,
     private readonly types: ResourceTypes,
+    /** Calls with a v1 path that the contract does not place: what they answer stays v1's. */
+    private readonly unplaced: ReadonlySet<ts.Node> = new Set(),
   ) {
     this.callsByNode = new Map(calls.map((c) => [c.call, c]));
     // Shapes flow forward through declarations and functions: a few passes reach a fixed point.
@@ -181,6 +183,7 @@ export class DataFlow {
     const v1 = this.callsByNode.get(n);
     if (v1) {
       // axios resolves to a response with .data; got and ky with .json(); fetch and undici to a response.
+      if (v1.via?.records) return { kind: v1.via.records.gives, resource: v1.resource, call: v1 };
       return v1.via?.returns === 'body' ? bodyShape(v1) : { kind: 'response', call: v1 };
     }
     if (ts.isPropertyAccessExpression(n.expression)) {
@@ -211,6 +214,11 @@ export class DataFlow {
       return fn ? this.returns.get(fn) : undefined;
     }
     return undefined;
+  }
+
+  /** `const project = await api('POST', '/iam/v1/...')` through a call the contract does not place: a v1 value. */
+  private answersUnplaced(declaration: ts.Declaration): boolean {
+    return ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined && this.unplaced.has(unwrap(declaration.initializer));
   }
 
   /** One pass over the file; true when it learned something. */
@@ -250,7 +258,7 @@ export class DataFlow {
       for (const holder of [call.urlNode, ...built].flatMap(idHolders)) {
         const declaration = this.declarationOf(holder);
         // Weak: the value's own flow (a v2 list, say) or type decides its names, not the URL it fills.
-        if (declaration) learn(declaration, { kind: 'resource', resource: resourceOf(kind), call, weak: true }, true);
+        if (declaration && !this.answersUnplaced(declaration)) learn(declaration, { kind: 'resource', resource: resourceOf(kind), call, weak: true }, true);
       }
     }
     const visit = (node: ts.Node): void => {

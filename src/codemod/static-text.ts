@@ -9,6 +9,8 @@
 import { ts } from 'ts-morph';
 
 export const HOLE = '\u0001';
+/** Stands for a parameter of a function being read as a wrapper (wrappers.ts): its path, whatever it is. */
+export const PARAMETER_MARK = '\u0002';
 
 export type PathLiteral = ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.TemplateHead | ts.TemplateMiddle | ts.TemplateTail;
 
@@ -165,7 +167,7 @@ export class StaticText {
       if (arg && ts.isIdentifier(p.name)) bindings.set(p, this.evaluate(arg, depth + 1) ?? { text: HOLE, literals: [], references: [] });
     });
     const result = new StaticText(this.checker, bindings).evaluate(returned, depth + 1);
-    if (!result || !result.text.includes('/')) return undefined;
+    if (!result || !(result.text.includes('/') || result.text.includes(PARAMETER_MARK))) return undefined;
     const query = call.arguments.slice(1).map((a) => unwrap(a)).find((a) => !ts.isStringLiteralLike(a));
     // A query already in the returned text was put there by the builder's own template.
     if (!query || result.text.includes('?')) return result;
@@ -188,15 +190,23 @@ export function functionOf(callee: ts.Expression, declarationOf: (node: ts.Node)
   return fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn : undefined;
 }
 
+/** The expressions a function returns (not those of functions inside it), or an arrow's body. */
+export function returnedExpressions(fn: ts.SignatureDeclaration): ts.Expression[] {
+  const body = 'body' in fn ? (fn.body as ts.ConciseBody | undefined) : undefined;
+  if (!body) return [];
+  if (!ts.isBlock(body)) return [body];
+  const out: ts.Expression[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isReturnStatement(node)) {
+      if (node.expression) out.push(node.expression);
+    } else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
+  };
+  visit(body);
+  return out;
+}
+
 /** The one expression a function returns: an arrow's body, or its only return statement. */
 function soleReturn(fn: FunctionWithBody): ts.Expression | undefined {
-  if (!fn.body) return undefined;
-  if (!ts.isBlock(fn.body)) return fn.body;
-  const returns: ts.ReturnStatement[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isReturnStatement(node)) returns.push(node);
-    else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
-  };
-  visit(fn.body);
-  return returns.length === 1 ? returns[0]!.expression : undefined;
+  const returns = returnedExpressions(fn);
+  return returns.length === 1 ? returns[0] : undefined;
 }

@@ -42,6 +42,11 @@ export class TypeEvidence {
 
   /** The type argument of a call: axios.get<{ items: Group[] }>(...) and a wrapper's get<T>(...) returning Promise<T> type the body. */
   gatherCall(call: V1Call): void {
+    // list<Group>(path) of a list reader: the type argument is the records' type.
+    if (call.via?.records && call.via.fn?.typeParameters?.length && call.call.typeArguments?.[0]) {
+      this.types.attach(call.call.typeArguments[0], 'resource', call.resource);
+      return;
+    }
     const body = bodyShape(call);
     const typesBody = call.via ? (call.via.fn ? typeArgumentIsBody(call.via.fn) : call.via.returns === 'body') : call.client === 'axios';
     if (body && typesBody && call.call.typeArguments?.[0]) this.types.attach(call.call.typeArguments[0], body, call.resource);

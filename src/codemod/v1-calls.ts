@@ -138,6 +138,38 @@ function asObject(node: ts.Expression | undefined): ts.ObjectLiteralExpression |
   return n && ts.isObjectLiteralExpression(n) ? n : undefined;
 }
 
+/**
+ * The options of a call: an object literal there, or one a variable of the same function holds
+ * (`const init = { method, headers }; if (body) init.body = JSON.stringify(body); fetch(url, init)`),
+ * with the properties assigned to it before the call.
+ */
+function optionsOf(node: ts.Expression | undefined, call: ts.CallExpression, text: StaticText): { options?: ts.ObjectLiteralExpression; assigned: Map<string, ts.Expression> } {
+  const assigned = new Map<string, ts.Expression>();
+  const literal = asObject(node);
+  if (literal || !node || !ts.isIdentifier(unwrap(node))) return { ...(literal ? { options: literal } : {}), assigned };
+  const declaration = text.declarationOf(unwrap(node));
+  const held = declaration && ts.isVariableDeclaration(declaration) ? asObject(declaration.initializer) : undefined;
+  const scope = declaration && enclosingBlock(declaration);
+  if (!held || !scope || enclosingBlock(call) !== scope) return { assigned };
+  const name = (declaration as ts.VariableDeclaration).name.getText();
+  const visit = (n: ts.Node): void => {
+    if (n.pos > call.pos) return;
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const left = n.left;
+      const key = ts.isPropertyAccessExpression(left) ? left.name.text : ts.isElementAccessExpression(left) && ts.isStringLiteral(left.argumentExpression) ? left.argumentExpression.text : undefined;
+      if (key && left.getChildAt(0).getText() === name) assigned.set(key, n.right);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(scope);
+  return { options: held, assigned };
+}
+
+function enclosingBlock(node: ts.Node): ts.Node | undefined {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
+  return undefined;
+}
+
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
   const name = calleeName(call.expression);
@@ -149,9 +181,12 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
   const [first, second, third] = call.arguments;
   if (!first) return undefined;
   if (name === 'fetch' || name === 'undici.fetch' || name === 'request' || name === 'undici.request') {
-    const options = asObject(second);
-    const body = options && propertyOf(options, 'body');
-    return { client: name.includes('fetch') ? 'fetch' : 'undici', ...methodFromOptions(options), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
+    const { options, assigned } = optionsOf(second, call, text);
+    const body = (options && propertyOf(options, 'body')) ?? assigned.get('body');
+    // Options kept in a variable are read, not edited: the literal is the call's own only when it is written there.
+    const own = options === asObject(second) ? options : undefined;
+    const { methodNode, ...method } = methodFromOptions(options);
+    return { client: name.includes('fetch') ? 'fetch' : 'undici', ...method, ...(own && methodNode ? { methodNode } : {}), urlNode: first, prefix: NOTHING, ...(own ? { options: own } : {}), ...(body ? { body } : {}) };
   }
   const parts = name.split('.');
   const verb = parts[parts.length - 1]!;
@@ -183,7 +218,7 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
 }
 
 /** `got(url).json()`, `ky.get(url).json()`: the call that parses the call's answer in the same chain. */
-export function parsedInChain(call: V1Call): ts.CallExpression | undefined {
+export function parsedInChain(call: Pick<V1Call, 'call'>): ts.CallExpression | undefined {
   const parent = call.call.parent;
   return ts.isPropertyAccessExpression(parent) && parent.name.text === 'json' && ts.isCallExpression(parent.parent) ? parent.parent : undefined;
 }
@@ -207,7 +242,8 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         const query = queryOption(r.options);
         const url = r.prefix.text + joint + path.text;
         // The query option is part of the URL the server sees: a read of one record may be written `searchParams: { id }`.
-        const parts: Evaluated = { text: query ? url + queryText(query, url) : url, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
+        const handed = r.query ? `${url.includes('?') ? '&' : '?'}${r.query}` : '';
+        const parts: Evaluated = { text: (query ? url + queryText(query, url) : url) + handed, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
         const placed = classify(parts.text, r.method);
         if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}) });
         else if (hasV1Path(parts.text)) unplaced.push(node);

@@ -8,7 +8,8 @@
  */
 import { ts } from 'ts-morph';
 import { collectionBase, RESOURCES, type HttpMethod } from '../contract/index.js';
-import { functionOf, StaticText, unwrap, type Evaluated } from './static-text.js';
+import { functionOf, HOLE, PARAMETER_MARK, returnedExpressions, StaticText, unwrap, type Evaluated } from './static-text.js';
+import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
@@ -30,8 +31,11 @@ export interface Wrapper {
   method?: HttpMethod;
   methodNode?: ts.Node;
   bodyParam?: number;
-  /** The call's parsed body, or the client's response itself. */
-  returns: 'body' | 'response';
+  /** Parameters that may carry the query the wrapper adds to the URL at run time (`list(path, { name })`). */
+  queryParams?: number[];
+  /** The call's parsed body, the client's response itself, or what it made of a list's records (list-readers.ts). */
+  returns: 'body' | 'response' | 'records';
+  records?: RecordsRead;
   /** Where the wrapper parses a fetch or undici body (`res.json()`), for answers that have none. */
   parse?: ts.CallExpression;
   /** A non-2xx answer is thrown (axios, got, ky, or a wrapper that checks and throws). */
@@ -54,6 +58,19 @@ export interface Transport {
   body?: ts.Expression;
   options?: ts.ObjectLiteralExpression;
   via?: Wrapper;
+  /** The query a wrapper's call hands it apart from the path (`k=HOLE&...`). */
+  query?: string;
+}
+
+/** `k=HOLE&...` for the keys of a query object a call hands its wrapper (followed to a local object), `HOLE` when unknown. */
+function queryKeys(arg: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string {
+  let n = unwrap(arg);
+  if (ts.isIdentifier(n)) {
+    const d = declarationOf(n);
+    if (d && ts.isVariableDeclaration(d) && d.initializer) n = unwrap(d.initializer);
+  }
+  if (!ts.isObjectLiteralExpression(n)) return HOLE;
+  return n.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? `${p.name.text}=${HOLE}` : HOLE)).join('&');
 }
 
 /** An error thrown after a status test (`if (!res.ok) throw new Error(...)`), and the status it could carry. */
@@ -62,7 +79,7 @@ export interface Tag {
   status: string;
 }
 
-const MARK = '\u0002';
+const MARK = PARAMETER_MARK;
 
 /** Whether the name a callee starts from is imported from the module given. */
 function importedFrom(callee: ts.Expression, module: string, checker: ts.TypeChecker): boolean {
@@ -99,20 +116,6 @@ function enclosingFunction(node: ts.Node): WrapperFunction | undefined {
   return undefined;
 }
 
-/** The return statements of a function itself (not of functions inside it), or an arrow's body. */
-function returnedExpressions(fn: WrapperFunction): ts.Expression[] {
-  if (!fn.body) return [];
-  if (!ts.isBlock(fn.body)) return [fn.body];
-  const out: ts.Expression[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isReturnStatement(node)) {
-      if (node.expression) out.push(node.expression);
-    } else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
-  };
-  visit(fn.body);
-  return out;
-}
-
 /** Where an error may carry the HTTP status for the missing-record helper to read. */
 const STATUS_PROPERTIES = new Set(['status', 'statusCode']);
 
@@ -133,10 +136,32 @@ function ownErrors(fn: WrapperFunction, response: ts.Identifier | undefined, dec
       const error = unwrap(node.expression);
       if (status && ts.isNewExpression(error)) untagged.push({ error, status });
       else statusKnown = false;
-    } else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
+    } else if (!ts.isFunctionLike(node) || isPromiseCallback(node)) ts.forEachChild(node, visit);
   };
   if (fn.body) visit(fn.body);
   return { throws, statusKnown, untagged };
+}
+
+/** A callback of `.then(...)`: what it throws, the function that chains it throws. */
+function isPromiseCallback(node: ts.Node): boolean {
+  const call = node.parent;
+  return (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && ts.isCallExpression(call) && call.arguments[0] === node && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'then';
+}
+
+/** `fetch(...).then((res) => ...)`: the callback's parameter holds the response. */
+function thenParameter(call: ts.CallExpression): ts.Identifier | undefined {
+  const access = call.parent;
+  const then = access?.parent;
+  if (!ts.isPropertyAccessExpression(access) || access.name.text !== 'then' || !then || !ts.isCallExpression(then)) return undefined;
+  const callback = then.arguments[0];
+  const name = callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ? callback.parameters[0]?.name : undefined;
+  return name && ts.isIdentifier(name) ? name : undefined;
+}
+
+/** `res.json()` within a node, where `res` is the name given. */
+function jsonOf(node: ts.Node, response: string): ts.CallExpression | undefined {
+  if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'json' && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === response) return node;
+  return ts.forEachChild(node, (child) => jsonOf(child, response));
 }
 
 /** `res.status` when a throw stands in the branch of an `if` that tests the response's status (`!res.ok`). */
@@ -153,7 +178,7 @@ function responseVariable(fn: WrapperFunction, call: ts.CallExpression): ts.Iden
   for (let n: ts.Node = call; n !== fn; n = n.parent) {
     if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && unwrap(n.initializer) === call) return n.name;
   }
-  return undefined;
+  return thenParameter(call);
 }
 
 function readsStatus(node: ts.Expression): boolean {
@@ -180,12 +205,15 @@ function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.
   });
 }
 
-/**
- * Whether the function returns the call's response or its parsed body: `return res.json()`,
- * `return (await res.json()) as T`, `return data` after `const { data } = await http.get(...)`,
- * `return res.body.json()` (undici), `return got(...).json()`; undefined when it returns anything else.
- */
-function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'returns' | 'parse'> | undefined {
+/** How a function tells the transport's response and parsed body apart, and where it parses the body. */
+export interface AnswerReader {
+  isResponse(e: ts.Expression): boolean;
+  isBody(e: ts.Expression): boolean;
+  /** The `res.json()` that parsed a fetch or undici body, once `isBody` has met it. */
+  parse(): ts.CallExpression | undefined;
+}
+
+function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): AnswerReader {
   let parse: ts.CallExpression | undefined;
   const holds = (e: ts.Expression, test: (init: ts.Expression) => boolean): boolean => {
     const n = unwrap(e);
@@ -202,7 +230,12 @@ function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: 
       const parsed = name.text === 'json' && (isResponse(expression) || (ts.isPropertyAccessExpression(expression) && expression.name.text === 'body' && isResponse(expression.expression)));
       if (parsed && (transport.client === 'fetch' || transport.client === 'undici')) parse ??= n;
       if (parsed) return true;
-      if (name.text === 'then' && isResponse(expression) && n.arguments[0] && /\.json\(\)/.test(n.arguments[0].getText())) return true;
+      if (name.text === 'then' && isResponse(expression) && n.arguments[0] && /\.json\(\)/.test(n.arguments[0].getText())) {
+        const response = thenParameter(call);
+        const json = response && (transport.client === 'fetch' || transport.client === 'undici') ? jsonOf(n.arguments[0], response.text) : undefined;
+        if (json) parse ??= json;
+        return true;
+      }
     }
     if (ts.isPropertyAccessExpression(n) && n.name.text === 'data' && transport.client === 'axios' && isResponse(n.expression)) return true;
     if (ts.isIdentifier(n)) {
@@ -212,19 +245,34 @@ function whatItReturns(fn: WrapperFunction, call: ts.CallExpression, transport: 
         const owner = d.parent.parent;
         if (ts.isVariableDeclaration(owner) && owner.initializer && isResponse(owner.initializer)) return true;
       }
+      // body.then((data) => ...): the callback's parameter is the body.
+      if (d && ts.isParameter(d) && isPromiseCallback(d.parent) && d.parent.parameters[0] === d) {
+        const then = (d.parent.parent as ts.CallExpression).expression as ts.PropertyAccessExpression;
+        if (isBody(then.expression)) return true;
+      }
     }
     return holds(e, isBody);
   };
+  return { isResponse, isBody, parse: () => parse };
+}
+
+/**
+ * Whether the function returns the call's response or its parsed body: `return res.json()`,
+ * `return (await res.json()) as T`, `return data` after `const { data } = await http.get(...)`,
+ * `return res.body.json()` (undici), `return got(...).json()`; undefined when it returns anything else.
+ */
+function whatItReturns(fn: WrapperFunction, transport: Transport, reader: AnswerReader): Pick<Wrapper, 'returns' | 'parse'> | undefined {
   const kinds = new Set<Wrapper['returns']>();
   for (const e of returnedExpressions(fn)) {
     const n = unwrap(e);
     // `return undefined as T` for a 204, `return null`: a branch with no body to migrate.
     if ((ts.isIdentifier(n) && n.text === 'undefined') || n.kind === ts.SyntaxKind.NullKeyword) continue;
-    if (isBody(e)) kinds.add('body');
-    else if (isResponse(e)) kinds.add('response');
+    if (reader.isBody(e)) kinds.add('body');
+    else if (reader.isResponse(e)) kinds.add('response');
     else return undefined;
   }
   const returns = kinds.size === 1 ? [...kinds][0]! : undefined;
+  const parse = reader.parse();
   return returns && { returns, ...(parse && returns === 'body' ? { parse } : transport.via?.parse ? { parse: transport.via.parse } : {}) };
 }
 
@@ -275,7 +323,8 @@ export class Wrappers {
     const urlNode = call.arguments[wrapper.pathParam];
     if (!urlNode) return undefined;
     const body = wrapper.bodyParam === undefined ? undefined : call.arguments[wrapper.bodyParam];
-    const out: Transport = { client: wrapper.client, method: wrapper.method ?? 'GET', urlNode, prefix: wrapper.prefix, via: wrapper, ...(body ? { body } : {}) };
+    const query = wrapper.queryParams?.flatMap((i) => (call.arguments[i] ? [queryKeys(call.arguments[i], (n) => this.text.declarationOf(n))] : [])).join('&');
+    const out: Transport = { client: wrapper.client, method: wrapper.method ?? 'GET', urlNode, prefix: wrapper.prefix, via: wrapper, ...(body ? { body } : {}), ...(query ? { query } : {}) };
     if (wrapper.methodParam !== undefined) {
       const m = call.arguments[wrapper.methodParam];
       const n = m && unwrap(m);
@@ -316,7 +365,8 @@ export class Wrappers {
     const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
     const marks = new Map<ts.Declaration, Evaluated>(fn.parameters.map((p, i) => [p, { text: `${MARK}${i}${MARK}`, literals: [], references: [] }]));
     const url = new StaticText(this.checker, marks).of(transport.urlNode);
-    const found = url && /\u0002(\d+)\u0002$/.exec(url.text);
+    // A query the wrapper adds at run time (`url(path, query)` with `searchParams.set`) may follow the path.
+    const found = url && /\u0002(\d+)\u0002(\?[^\u0002]*)?$/.exec(url.text);
     if (!url || !found) return false;
     const pathParam = Number(found[1]);
     // Only a path that follows a base URL: a wrapper whose path parameter is read in the middle of a URL is something else.
@@ -324,9 +374,11 @@ export class Wrappers {
     // `${base}/iam/v1/groups/${parent}`: a parameter after a collection is a resource's uid, not a path.
     if (before.includes(MARK) || RESOURCES.some((r) => before.includes(collectionBase(r, 'v1')))) return false;
     const method = methodOf(fn, transport, declarationOf);
-    const answer = method && whatItReturns(fn, call, transport, declarationOf);
+    const reader = answerReader(fn, call, transport, declarationOf);
+    const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, call, transport, reader, pathParam));
     if (!method || !answer) return false;
     const bodyParam = transport.body ? parameterWithin(fn, transport.body, declarationOf) : undefined;
+    const queryParams = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : [];
     const errors = ownErrors(fn, responseVariable(fn, call), declarationOf);
     const prefixText = transport.prefix.text + before;
     this.transports.add(call);
@@ -338,6 +390,7 @@ export class Wrappers {
       prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals], references: [...transport.prefix.references, ...url.references] },
       ...method,
       ...(bodyParam !== undefined ? { bodyParam } : {}),
+      ...(queryParams.length ? { queryParams } : {}),
       ...answer,
       throws: transport.via?.throws || (transport.client === 'fetch' || transport.client === 'undici' ? errors.throws : true),
       ownThrow: transport.via?.ownThrow || !errors.statusKnown,

@@ -1,0 +1,60 @@
+/**
+ * A function handed the path of any list, that reads its records in one place (`list<T>(path)`
+ * returning `body.items`): v1 named every list's records `items` and answered them all at once;
+ * v2 names them after the collection and answers a page at a time. Once all its calls migrate
+ * (the analysis keeps them together), the function reads the key from the path it is handed and
+ * gathers every page; its callers change only their paths.
+ */
+import { ts } from 'ts-morph';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
+import type { Wrapper } from '../src/codemod/wrappers.js';
+import { addHelper, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
+import { pagedExpression, pageParameter } from './pagination.js';
+
+/** The list readers of this file whose calls all migrate. */
+function migratingReaders(ctx: TransformContext): Wrapper[] {
+  const out: Wrapper[] = [];
+  for (const wrapper of ctx.analysis.wrappers.byFunction.values()) {
+    if (!wrapper.records || wrapper.fn?.getSourceFile() !== ctx.sf) continue;
+    const calls = ctx.analysis.plan.calls.filter((c) => c.via === wrapper);
+    if (calls.length > 0 && calls.every((c) => ctx.analysis.plan.migrates(c))) out.push(wrapper);
+  }
+  return out;
+}
+
+function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
+  const records = wrapper.records!;
+  const key = `${LIST_KEY_HELPER}(${records.pathName})`;
+  const target = pagedExpression({ call: records.transport, client: records.client, ...(records.via ? { via: records.via } : {}) });
+  if ('why' in target) {
+    ctx.todo(records.transport, `v2 lists return one page at a time: ${target.why}`);
+    return;
+  }
+  const page = pageParameter(ctx, target.node);
+  const start = target.node.getStart(ctx.sf);
+  ctx.edit(start, start, `${PAGE_HELPER_NAMES[target.kind]}((${page}) => `);
+  ctx.edit(target.node.end, target.node.end, `, ${key})`);
+  const url = records.urlNode;
+  ctx.edit(url.getStart(ctx.sf), url.getStart(ctx.sf), `${WITH_PAGE_HELPER}(`);
+  ctx.edit(url.end, url.end, `, ${page})`);
+  for (const read of records.reads) {
+    ctx.edit(read.expression.end, read.end, `[${key}]`);
+    ctx.claim(read.name);
+  }
+  // `as { items: T[] }`: one member, keyed by collection now.
+  for (const type of records.types) {
+    const member = type.members[0];
+    if (type.members.length === 1 && member?.name) ctx.replace(member.name, '[key: string]');
+  }
+  addHelper(ctx, PAGE_HELPER_NAMES[target.kind], (typed, eol) => pageHelper(target.kind, PAGE_HELPER_NAMES[target.kind], typed, eol));
+  addHelper(ctx, LIST_KEY_HELPER, listKeyHelper);
+  addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
+}
+
+export const listReaders: Transform = {
+  name: 'list-readers',
+  description: 'a function that reads the records of any list it is handed (body.items) -> the v2 key read from the path, every page gathered',
+  apply(ctx) {
+    for (const wrapper of migratingReaders(ctx)) migrateReader(ctx, wrapper);
+  },
+};

@@ -1,0 +1,68 @@
+/**
+ * List readers: functions handed the path of any list, that read its records in one place
+ * (`list<T>(path)` returning `body.items`, `findOne(path, name)` over `api('GET', path)`). The v1
+ * envelope key is `items` for every kind; v2 names it after the collection, so such a function
+ * is migrated once for all its callers: the key read from the path, every page gathered.
+ */
+import { ts } from 'ts-morph';
+import { V1_LIST_KEYS } from '../contract/index.js';
+import { ARRAY_OF_ARRAY, ELEMENT_OF_ARRAY } from './data-flow.js';
+import { returnedExpressions, unwrap } from './static-text.js';
+import type { AnswerReader, Transport, Wrapper, WrapperFunction } from './wrappers.js';
+
+export interface RecordsRead {
+  /** The `X.items` reads of the parsed body. */
+  reads: ts.PropertyAccessExpression[];
+  /** What a caller gets: the records, or one of them (`.find(...)`). */
+  gives: 'array' | 'resource';
+  /** The request inside the function, which each page repeats. */
+  transport: ts.CallExpression;
+  /** The client and wrapper underneath, to gather pages in the form the function reads. */
+  client: Transport['client'];
+  via?: Wrapper;
+  urlNode: ts.Expression;
+  /** The parameter that holds the list's path: its last segment names the v2 key. */
+  pathName: string;
+  /** Inline body types with an `items` member (`as { items: T[] }`), keyed by collection on v2. */
+  types: ts.TypeLiteralNode[];
+}
+
+/** The records wrapper a function is, when it reads `.items` of its answer and returns what it made of them. */
+export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, reader: AnswerReader, pathParam: number): Pick<Wrapper, 'returns' | 'records'> | undefined {
+  const reads: ts.PropertyAccessExpression[] = [];
+  const types: ts.TypeLiteralNode[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && V1_LIST_KEYS.has(node.name.text) && reader.isBody(node.expression)) reads.push(node);
+    if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && ts.isTypeLiteralNode(node.type) && reader.isBody(node.expression)) types.push(node.type);
+    if (ts.isVariableDeclaration(node) && node.type && ts.isTypeLiteralNode(node.type) && node.initializer && reader.isBody(node.initializer)) types.push(node.type);
+    ts.forEachChild(node, visit);
+  };
+  if (fn.body) visit(fn.body);
+  const path = fn.parameters[pathParam]?.name;
+  if (reads.length === 0 || !path || !ts.isIdentifier(path)) return undefined;
+  const results = returnedExpressions(fn).map((e) => resultOf(e, reads));
+  const gives = results[0];
+  if (!gives || results.some((r) => r !== gives)) return undefined;
+  return {
+    returns: 'records',
+    records: { reads, gives, transport: call, client: transport.client, ...(transport.via ? { via: transport.via } : {}), urlNode: transport.urlNode, pathName: path.text, types: types.filter((t) => t.members.some((m) => m.name && V1_LIST_KEYS.has(m.name.getText()))) },
+  };
+}
+
+/** What an expression built from the records is: the records, one of them, or something else. */
+function resultOf(expression: ts.Expression, reads: readonly ts.PropertyAccessExpression[]): RecordsRead['gives'] | undefined {
+  const n = unwrap(expression);
+  if (reads.includes(n as ts.PropertyAccessExpression)) return 'array';
+  if (ts.isElementAccessExpression(n)) return resultOf(n.expression, reads) === 'array' ? 'resource' : undefined;
+  if (!ts.isCallExpression(n) || !ts.isPropertyAccessExpression(n.expression)) return undefined;
+  const method = n.expression.name.text;
+  if (method === 'then') {
+    const callback = n.arguments[0];
+    const returned = callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ? returnedExpressions(callback) : [];
+    return returned.length === 1 ? resultOf(returned[0]!, reads) : undefined;
+  }
+  const over = resultOf(n.expression.expression, reads);
+  if (over !== 'array') return undefined;
+  if (ELEMENT_OF_ARRAY.has(method)) return 'resource';
+  return ARRAY_OF_ARRAY.has(method) ? 'array' : undefined;
+}

@@ -34,7 +34,8 @@ function migrateEnvelopeType(ctx: TransformContext, container: Container, resour
 function copySharedListTypes(ctx: TransformContext): void {
   const { types } = ctx.analysis;
   for (const node of ctx.analysis.genericUses) {
-    if (node.getSourceFile() !== ctx.sf || ctx.isClaimed(node)) continue;
+    // A read of one record's `ListResult<Repo>` becomes `Repo` (get-by-list).
+    if (node.getSourceFile() !== ctx.sf || ctx.isClaimed(node) || ctx.analysis.readOneTypes.has(node)) continue;
     const container = types.containerOf(node.typeName);
     const arg = node.typeArguments?.[0];
     if (!container || !arg || !types.needsCopies(container)) continue;

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, fieldsGoneInV2, RESOURCES, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, fieldsGoneInV2, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { bindingKey, forEachNode, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
 
 function renameMembers(ctx: TransformContext, container: Container, resource: ResourceContract): void {
@@ -49,6 +49,31 @@ function noteGone(ctx: TransformContext, node: ts.PropertyAccessExpression): voi
   }
 }
 
+const PRECISE = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'timestamp-precision' && f.v1).map((f) => f.v1!)));
+
+/** Where a value is shown as it is: interpolated, concatenated, printed. */
+function shownWhole(node: ts.Expression): boolean {
+  const parent = node.parent;
+  if (ts.isTemplateSpan(parent)) return true;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
+  return ts.isCallExpression(parent) && parent.arguments.includes(node) && /^console\.\w+$/.test(parent.expression.getText());
+}
+
+/** The v2 name of a v1 timestamp read shown whole, whose text changes with v2's precision. */
+function shownTimestamp(ctx: TransformContext, node: ts.PropertyAccessExpression): string | undefined {
+  if (!shownWhole(node)) return undefined;
+  const shape = ctx.shapeOf(node.expression);
+  return shape?.kind === 'resource' ? shape.resource.fields.find((f) => f.v1 === node.name.text && f.normalise === 'timestamp-precision')?.v2 : undefined;
+}
+
+/** One note per file, at the first timestamp shown whole: one per line would bury the rest of the review. */
+function notePrecision(ctx: TransformContext, shown: [ts.Node, string][]): void {
+  if (shown.length === 0) return;
+  const fields = [...new Set(shown.map(([, field]) => field))].join(', ');
+  const places = shown.length === 1 ? 'here' : `in ${shown.length} places, the first here`;
+  ctx.todo(shown[0]![0], `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}: this file shows ${fields} whole ${places}, and that text gets shorter (…:31.456796Z -> …:31.456Z)`);
+}
+
 const RENAMED = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
 
 export const fieldRenamesTransform: Transform = {
@@ -65,10 +90,15 @@ export const fieldRenamesTransform: Transform = {
       const shape = ctx.shapeOf(list);
       if (shape?.kind === 'array') ctx.todo(push, `this pushes a row that is no ${shape.resource.singular} record into a list of ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) where the list is read, this row's are not; give it the v2 names or a list of its own`);
     }
+    const shown: [ts.Node, string][] = [];
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
       // Ask for a shape only where a name could change: the checker is the cost.
       if (ts.isPropertyAccessExpression(node) && GONE.has(node.name.text)) noteGone(ctx, node);
+      if (ts.isPropertyAccessExpression(node) && PRECISE.has(node.name.text)) {
+        const field = shownTimestamp(ctx, node);
+        if (field) shown.push([node, field]);
+      }
       if (ts.isPropertyAccessExpression(node) && (!RENAMED.has(node.name.text) || ctx.isClaimed(node.name))) return;
       if (ts.isPropertyAccessExpression(node)) {
         const shape = ctx.shapeOf(node.expression);
@@ -88,6 +118,7 @@ export const fieldRenamesTransform: Transform = {
         }
       }
     });
+    notePrecision(ctx, shown);
   },
 };
 

@@ -11,27 +11,8 @@ import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
 import { appendQuery, enclosingScope, forEachNode, removeProperty } from './helpers.js';
-import { missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
+import { emptinessCheck, firstElementBinding, missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
 import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
-
-/**
- * A test of whether the list came back empty, around `E.items`: `E.items.length === 0`,
- * `!E.items.length`, `E.items.length > 0`, ... `missing` is true when the test holds for no record.
- */
-function emptinessCheck(items: ts.PropertyAccessExpression): { node: ts.Expression; missing: boolean } | undefined {
-  const length = items.parent;
-  if (!ts.isPropertyAccessExpression(length) || length.name.text !== 'length') return undefined;
-  const up = length.parent;
-  if (ts.isPrefixUnaryExpression(up) && up.operator === ts.SyntaxKind.ExclamationToken) return { node: up, missing: true };
-  if (ts.isBinaryExpression(up) && up.left === length && ts.isNumericLiteral(up.right)) {
-    const n = Number(up.right.text);
-    const op = up.operatorToken.kind;
-    if ((op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken) && n === 0) return { node: up, missing: true };
-    if (op === ts.SyntaxKind.LessThanToken && n === 1) return { node: up, missing: true };
-    if ((op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.GreaterThanToken) && n === 0) return { node: up, missing: false };
-  }
-  return undefined;
-}
 
 /**
  * `if (!res.ok) throw ...` between the read and its not-found test: v2's 404 for a missing record
@@ -91,7 +72,7 @@ function moveIdIntoPath(ctx: TransformContext, call: V1Call): void {
   const literal = readOneLiteral(call);
   if (!literal) {
     const option = readOneOption(call)!;
-    appendQuery(ctx, call.urlNode, `\${${option.id.text}}`, true, '/');
+    appendQuery(ctx, call.urlNode, pathSegment(ctx, option.id), true, '/');
     removeProperty(ctx, option.property);
     return;
   }
@@ -109,6 +90,14 @@ function moveIdIntoPath(ctx: TransformContext, call: V1Call): void {
     ctx.edit(value.end, encoded.end, '');
     ctx.claim(encoded.expression);
   }
+}
+
+/** The text a plain id value (a name, a string, a template of names) adds to a template literal's path. */
+function pathSegment(ctx: TransformContext, id: ts.Expression): string {
+  if (ts.isIdentifier(id)) return `\${${id.text}}`;
+  const source = ctx.textOf(id);
+  if (ts.isStringLiteral(id)) return id.text.replace(/[`\\]/g, (c) => `\\${c}`).replace(/\$\{/g, '\\${');
+  return source.slice(1, -1);
 }
 
 export const getByList: Transform = {
@@ -158,15 +147,19 @@ export const getByList: Transform = {
       if (ctx.isClaimed(node.name)) continue;
       const read = reads.get(call)!;
       const parent = node.parent;
-      if (ts.isElementAccessExpression(parent) && parent.expression === node && ctx.textOf(parent.argumentExpression) === '0') {
+      const first = firstElementBinding(node);
+      if (first || (ts.isElementAccessExpression(parent) && parent.expression === node && ctx.textOf(parent.argumentExpression) === '0')) {
+        // `const [repo] = body.items` -> `const repo = body`
+        if (first) ctx.replace(first.pattern, first.name.text);
+        const end = first ? node.end : parent.end;
         if (read.missing.by === 'status' && (read.tested === undefined || read.tested > node.pos)) {
           // No test before it: the first record of an empty list was undefined, and so is a 404's.
           const start = node.getStart(ctx.sf);
           ctx.edit(start, start, `(${read.missing.status} === ${NOT_FOUND} ? undefined : `);
-          ctx.edit(node.expression.end, parent.end, ')');
+          ctx.edit(node.expression.end, end, ')');
         } else {
           // `.items[0]` goes; what comes before it may hold other edits (the URL's).
-          ctx.edit(node.expression.end, parent.end, '');
+          ctx.edit(node.expression.end, end, '');
         }
         ctx.claim(node.name);
         continue;

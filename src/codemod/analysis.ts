@@ -9,7 +9,8 @@ import { DataFlow, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
-import { missingBy } from './read-one.js';
+import { missingBy, readsAsOne } from './read-one.js';
+import { V1_LIST_KEYS } from '../contract/index.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
 import type { CodemodConfig } from './config.js';
@@ -148,7 +149,24 @@ export class Analysis {
         const missing = missingBy(call, file.flow);
         if (missing.by === 'none') this.plan.demote(call, missing.why);
       }
+      this.keepListLikeReads(file);
     }
+  }
+
+  /** A read of one record whose list is read as a list (`items.map`, `items.length` as a count) has no v2 Get form. */
+  private keepListLikeReads(file: FileAnalysis): void {
+    if (!file.calls.some((c) => c.operation === 'get-by-list' && this.plan.migrates(c))) return;
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(node) && V1_LIST_KEYS.has(node.name.text)) {
+        const shape = file.flow.flowShape(node.expression);
+        const call = shape?.kind === 'envelope' ? shape.call : undefined;
+        if (call?.operation === 'get-by-list' && this.plan.migrates(call) && !readsAsOne(node)) {
+          this.plan.demote(call, `this read of one ${call.resource.singular} reads its ${node.name.text} as a list (line ${lineOf(node)}): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file.sf);
   }
 
   /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */
@@ -272,4 +290,8 @@ function isExported(declaration: ts.VariableDeclaration): boolean {
 export function containerName(container: Container): string {
   const owner = ts.isTypeLiteralNode(container) ? container.parent : container;
   return ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner) ? owner.name.text : 'of this value';
+}
+
+function lineOf(node: ts.Node): number {
+  return node.getSourceFile().getLineAndCharacterOfPosition(node.getStart()).line + 1;
 }

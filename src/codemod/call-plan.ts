@@ -48,16 +48,25 @@ export function readOneLiteral(call: V1Call): PathLiteral | undefined {
   return call.parts.literals.find((l) => l.text.endsWith(query) && l.pos >= call.urlNode.pos && l.end <= call.urlNode.end);
 }
 
-/** `searchParams: { id }` (or `params`, `query`) as a read's only query parameter, its value a plain name. */
-export function readOneOption(call: V1Call): { property: NonNullable<V1Call['query']>; id: ts.Identifier } | undefined {
+/**
+ * `searchParams: { id }` (or `params`, `query`) as a read's only query parameter, its value a plain
+ * name, a string or a template of names: the path segment it becomes is written from its text, so
+ * it must hold nothing another transform edits.
+ */
+export function readOneOption(call: V1Call): { property: NonNullable<V1Call['query']>; id: ts.Expression } | undefined {
   const query = call.query;
   const object = query && ts.isPropertyAssignment(query) ? query.initializer : undefined;
   if (!object || !ts.isObjectLiteralExpression(object) || object.properties.length !== 1 || call.url.indexOf('?') !== call.url.lastIndexOf('?')) return undefined;
   const only = object.properties[0]!;
   const key = readOneQuery(call.resource).slice(1, -1);
   if (ts.isShorthandPropertyAssignment(only) && only.name.text === key) return { property: query!, id: only.name };
-  if (ts.isPropertyAssignment(only) && only.name.getText() === key && ts.isIdentifier(only.initializer)) return { property: query!, id: only.initializer };
+  if (ts.isPropertyAssignment(only) && only.name.getText() === key && isPlainValue(only.initializer)) return { property: query!, id: only.initializer };
   return undefined;
+}
+
+function isPlainValue(e: ts.Expression): boolean {
+  if (ts.isIdentifier(e) || ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return true;
+  return ts.isTemplateExpression(e) && e.templateSpans.every((span) => ts.isIdentifier(span.expression));
 }
 
 /** The declaration a literal sits in, among those the calls followed: the constant a split copies. */

@@ -46,3 +46,37 @@ export function missingBy(call: V1Call, flow: DataFlow): Missing {
   return stays(`${call.client} throws it, and this call's response is read in a way migrate-v2 does not follow`);
 }
 
+/**
+ * A test of whether the list came back empty, around `E.items`: `E.items.length === 0`,
+ * `!E.items.length`, `E.items.length > 0`, ... `missing` is true when the test holds for no record.
+ */
+export function emptinessCheck(items: ts.PropertyAccessExpression): { node: ts.Expression; missing: boolean } | undefined {
+  const length = items.parent;
+  if (!ts.isPropertyAccessExpression(length) || length.name.text !== 'length') return undefined;
+  const up = length.parent;
+  if (ts.isPrefixUnaryExpression(up) && up.operator === ts.SyntaxKind.ExclamationToken) return { node: up, missing: true };
+  if (ts.isBinaryExpression(up) && up.left === length && ts.isNumericLiteral(up.right)) {
+    const n = Number(up.right.text);
+    const op = up.operatorToken.kind;
+    if ((op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken) && n === 0) return { node: up, missing: true };
+    if (op === ts.SyntaxKind.LessThanToken && n === 1) return { node: up, missing: true };
+    if ((op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.GreaterThanToken) && n === 0) return { node: up, missing: false };
+  }
+  return undefined;
+}
+
+/** `const [first] = E.items`: the pattern and the one name it binds. */
+export function firstElementBinding(items: ts.PropertyAccessExpression): { pattern: ts.ArrayBindingPattern; name: ts.Identifier } | undefined {
+  const declaration = items.parent;
+  if (!ts.isVariableDeclaration(declaration) || declaration.initializer !== items || !ts.isArrayBindingPattern(declaration.name)) return undefined;
+  const [only, ...rest] = declaration.name.elements;
+  if (!only || rest.length > 0 || !ts.isBindingElement(only) || only.dotDotDotToken || only.initializer || !ts.isIdentifier(only.name)) return undefined;
+  return { pattern: declaration.name, name: only.name };
+}
+
+/** Whether the code after a read of one record reads its list in a way v2's record can stand for: a not-found test or the first record. */
+export function readsAsOne(items: ts.PropertyAccessExpression): boolean {
+  const parent = items.parent;
+  if (emptinessCheck(items) || firstElementBinding(items)) return true;
+  return ts.isElementAccessExpression(parent) && parent.expression === items && parent.argumentExpression.getText() === '0';
+}

@@ -1,7 +1,8 @@
 /**
  * A v1 delete answered `{}`; a v2 delete answers an empty body. Where the answer of a migrated
  * delete is parsed as JSON (`res.json()` after the call, or a wrapper that parses every answer),
- * the parse reads an empty body as `{}`, as v1's was.
+ * the parse reads an empty body as `{}`, as v1's was; where a wrapper already reads an empty body
+ * as no value, the answer the program reads keeps `{}`.
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
@@ -28,6 +29,20 @@ function parsesOfDeletes(ctx: TransformContext): Set<ts.CallExpression> {
   return parses;
 }
 
+/**
+ * `const revoked = await api('DELETE', ...)` through a wrapper that parses text (`text ? JSON.parse(text) : undefined`):
+ * v2's empty body gives no value where v1's gave `{}`, so the answer that is read keeps `{}`.
+ */
+function keepEmptyAnswers(ctx: TransformContext): void {
+  for (const call of ctx.calls) {
+    if (!answersEmpty(call) || call.via?.returns !== 'body' || call.via.parse || !ctx.analysis.plan.migrates(call)) continue;
+    const awaited = call.call.parent;
+    if (!ts.isAwaitExpression(awaited) || ts.isExpressionStatement(awaited.parent)) continue;
+    ctx.edit(awaited.getStart(ctx.sf), awaited.getStart(ctx.sf), '((');
+    ctx.edit(awaited.end, awaited.end, ') ?? {})');
+  }
+}
+
 export const deletes: Transform = {
   name: 'deletes',
   description: "a v1 delete answered {}, a v2 delete an empty body: res.json() of its answer -> res.text() read as {} when empty",
@@ -39,5 +54,6 @@ export const deletes: Transform = {
       ctx.edit(parse.end, parse.end, '.then((text) => (text ? JSON.parse(text) : {}))');
       ctx.claim(access.name);
     }
+    keepEmptyAnswers(ctx);
   },
 };

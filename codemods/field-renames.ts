@@ -74,6 +74,55 @@ function notePrecision(ctx: TransformContext, shown: [ts.Node, string][]): void 
   ctx.todo(shown[0]![0], `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}: this file shows ${fields} whole ${places}, and that text gets shorter (…:31.456796Z -> …:31.456Z)`);
 }
 
+/** `Omit<Group, 'id'>`, `Pick<Group, 'id' | 'name'>`: the keys name members of a type whose members are renamed. */
+function renameKeysOf(ctx: TransformContext, node: ts.TypeReferenceNode): void {
+  const [target, keys] = node.typeArguments ?? [];
+  if (!target || !keys || !ts.isTypeReferenceNode(target)) return;
+  const container = ctx.analysis.types.containerOf(target.typeName);
+  if (!container || ctx.analysis.types.pinned.has(container) || ctx.analysis.sharedTypes.has(container)) return;
+  const resource = ctx.analysis.types.containers.get(container)?.find((r) => r.shape === 'resource')?.resource;
+  if (!resource) return;
+  const renames = clientFieldRenames(resource);
+  for (const key of ts.isUnionTypeNode(keys) ? keys.types : [keys]) {
+    const literal = ts.isLiteralTypeNode(key) && ts.isStringLiteral(key.literal) ? key.literal : undefined;
+    const to = literal && renames.get(literal.text);
+    if (to && !ctx.isClaimed(literal!)) ctx.replace(literal!, quoteLike(ctx.textOf(literal!), to));
+  }
+}
+
+const KEYED_TYPES = new Set(['Omit', 'Pick']);
+
+/** `Pick<Identity, 'uid' | 'name'>` (directly or through an alias of it): the role of the type it picks from. */
+function keyedRole(ctx: TransformContext, type: ts.Type) {
+  const alias = type.aliasSymbol;
+  if (!alias) return null;
+  if (KEYED_TYPES.has(alias.name) && type.aliasTypeArguments?.[0]) return ctx.analysis.types.roleOf(type.aliasTypeArguments[0]);
+  const declared = alias.declarations?.find(ts.isTypeAliasDeclaration)?.type;
+  const picked = declared && ts.isTypeReferenceNode(declared) && ts.isIdentifier(declared.typeName) && KEYED_TYPES.has(declared.typeName.text) ? declared.typeArguments?.[0] : undefined;
+  return picked ? ctx.analysis.types.roleOf(ctx.analysis.checker.getTypeFromTypeNode(picked)) : null;
+}
+
+/** `const copy: Identity = { id, ... }`, `return { ...group, id }` from a function giving a Group: the keys follow the renames. */
+function renameLiteralKeys(ctx: TransformContext, object: ts.ObjectLiteralExpression): void {
+  if (ctx.analysis.types.containers.size === 0 || !object.properties.some((p) => p.name && RENAMED.has(p.name.getText().replace(/^['"]|['"]$/g, '')))) return;
+  const contextual = ctx.analysis.checker.getContextualType(object);
+  // In an async function the return's contextual type is `T | PromiseLike<T>`: the record is what it awaits.
+  const checker = ctx.analysis.checker;
+  const record = contextual && (checker.getAwaitedType(contextual) ?? contextual);
+  const role = contextual && (ctx.analysis.types.roleOf(contextual) ?? ctx.analysis.types.roleOf(record!) ?? keyedRole(ctx, record!));
+  if (role?.shape !== 'resource') return;
+  const renames = clientFieldRenames(role.resource);
+  for (const p of object.properties) {
+    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) {
+      const to = renames.get(p.name.text);
+      if (to && !ctx.isClaimed(p.name)) ctx.replace(p.name, ts.isStringLiteral(p.name) ? quoteLike(ctx.textOf(p.name), to) : to);
+    } else if (ts.isShorthandPropertyAssignment(p)) {
+      const to = renames.get(p.name.text);
+      if (to && !ctx.isClaimed(p.name)) ctx.edit(p.name.getStart(ctx.sf), p.name.getStart(ctx.sf), `${to}: `);
+    }
+  }
+}
+
 const RENAMED = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
 
 export const fieldRenamesTransform: Transform = {
@@ -93,6 +142,8 @@ export const fieldRenamesTransform: Transform = {
     const shown: [ts.Node, string][] = [];
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
+      if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);
+      if (ts.isObjectLiteralExpression(node)) renameLiteralKeys(ctx, node);
       // Ask for a shape only where a name could change: the checker is the cost.
       if (ts.isPropertyAccessExpression(node) && GONE.has(node.name.text)) noteGone(ctx, node);
       if (ts.isPropertyAccessExpression(node) && PRECISE.has(node.name.text)) {

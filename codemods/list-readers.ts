@@ -46,6 +46,9 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
     const member = type.members[0];
     if (type.members.length === 1 && member?.name) ctx.replace(member.name, '[key: string]');
   }
+  // `api<List<T>>(...)`: a v2 body keys the records by collection.
+  const typed = records.typeArgument;
+  if (typed) ctx.replace(typed.node, `{ [key: string]: ${ctx.textOf(typed.record)}[] }`);
   addHelper(ctx, PAGE_HELPER_NAMES[target.kind], (typed, eol) => pageHelper(target.kind, PAGE_HELPER_NAMES[target.kind], typed, eol));
   addHelper(ctx, LIST_KEY_HELPER, listKeyHelper);
   addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);

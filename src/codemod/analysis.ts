@@ -161,7 +161,7 @@ export class Analysis {
         const shape = file.flow.flowShape(node.expression);
         const call = shape?.kind === 'envelope' ? shape.call : undefined;
         if (call?.operation === 'get-by-list' && this.plan.migrates(call) && !readsAsOne(node)) {
-          this.plan.demote(call, `this read of one ${call.resource.singular} reads its ${node.name.text} as a list (line ${lineOf(node)}): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
+          this.plan.demote(call, `this read of one ${call.resource.singular} reads its ${node.name.text} as a list further on (not only its first record, or whether there is one): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
         }
       }
       ts.forEachChild(node, visit);
@@ -290,8 +290,4 @@ function isExported(declaration: ts.VariableDeclaration): boolean {
 export function containerName(container: Container): string {
   const owner = ts.isTypeLiteralNode(container) ? container.parent : container;
   return ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner) ? owner.name.text : 'of this value';
-}
-
-function lineOf(node: ts.Node): number {
-  return node.getSourceFile().getLineAndCharacterOfPosition(node.getStart()).line + 1;
 }

@@ -120,6 +120,8 @@ export interface CodemodOptions {
 const IMPORT_SPECIFIER = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 /** A type with a member a migration renames: the files that import it may read resource fields. */
 const RENAMABLE_TYPE = /\b(?:interface|type)\s+\w+[\s\S]*?\b(?:id|createdAt|updatedAt|lastSeen|items)\??\s*:/;
+/** A module that makes HTTP calls: it may hold a transport wrapper. */
+const TRANSPORT = /\b(?:fetch|request|axios|got|ky)\s*[.(<]/;
 
 function withoutExtension(path: string): string {
   return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '').replace(/\/index$/, '');
@@ -152,7 +154,8 @@ function candidates(raws: ReadonlyMap<string, string>, typed: boolean): Set<stri
   if (!typed || marked.size === 0) return marked;
   const byStem = new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
   const targets = new Set(marked);
-  for (const path of marked) for (const dep of importsOf(path, raws.get(path)!, byStem)) if (RENAMABLE_TYPE.test(raws.get(dep)!)) targets.add(dep);
+  // What a marked file imports may declare the record types it reads, or the transport its calls go through.
+  for (const path of marked) for (const dep of importsOf(path, raws.get(path)!, byStem)) if (RENAMABLE_TYPE.test(raws.get(dep)!) || TRANSPORT.test(raws.get(dep)!)) targets.add(dep);
   const out = new Set(targets);
   for (const [path, raw] of raws) if (!out.has(path) && importsOf(path, raw, byStem).some((d) => targets.has(d))) out.add(path);
   return out;

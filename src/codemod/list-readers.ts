@@ -25,10 +25,12 @@ export interface RecordsRead {
   pathName: string;
   /** Inline body types with an `items` member (`as { items: T[] }`), keyed by collection on v2. */
   types: ts.TypeLiteralNode[];
+  /** The body's type given as the transport's type argument (`api<List<T>>(...)`), and its record type. */
+  typeArgument?: { node: ts.TypeReferenceNode; record: ts.TypeNode };
 }
 
 /** The records wrapper a function is, when it reads `.items` of its answer and returns what it made of them. */
-export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, reader: AnswerReader, pathParam: number): Pick<Wrapper, 'returns' | 'records'> | undefined {
+export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, reader: AnswerReader, pathParam: number, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'returns' | 'records'> | undefined {
   const reads: ts.PropertyAccessExpression[] = [];
   const types: ts.TypeLiteralNode[] = [];
   const visit = (node: ts.Node): void => {
@@ -40,28 +42,36 @@ export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transp
   if (fn.body) visit(fn.body);
   const path = fn.parameters[pathParam]?.name;
   if (reads.length === 0 || !path || !ts.isIdentifier(path)) return undefined;
-  const results = returnedExpressions(fn).map((e) => resultOf(e, reads));
+  const results = returnedExpressions(fn).map((e) => resultOf(e, reads, declarationOf));
   const gives = results[0];
   if (!gives || results.some((r) => r !== gives)) return undefined;
+  const arg = call.typeArguments?.[0];
+  const typeArgument = arg && ts.isTypeReferenceNode(arg) && arg.typeArguments?.length === 1 ? { node: arg, record: arg.typeArguments[0]! } : undefined;
   return {
     returns: 'records',
-    records: { reads, gives, transport: call, client: transport.client, ...(transport.via ? { via: transport.via } : {}), urlNode: transport.urlNode, pathName: path.text, types: types.filter((t) => t.members.some((m) => m.name && V1_LIST_KEYS.has(m.name.getText()))) },
+    records: { reads, gives, transport: call, client: transport.client, ...(transport.via ? { via: transport.via } : {}), urlNode: transport.urlNode, pathName: path.text, types: types.filter((t) => t.members.some((m) => m.name && V1_LIST_KEYS.has(m.name.getText()))), ...(typeArgument ? { typeArgument } : {}) },
   };
 }
 
 /** What an expression built from the records is: the records, one of them, or something else. */
-function resultOf(expression: ts.Expression, reads: readonly ts.PropertyAccessExpression[]): RecordsRead['gives'] | undefined {
+function resultOf(expression: ts.Expression, reads: readonly ts.PropertyAccessExpression[], declarationOf: (n: ts.Node) => ts.Declaration | undefined, depth = 0): RecordsRead['gives'] | undefined {
   const n = unwrap(expression);
+  if (depth > 8) return undefined;
+  const next = (e: ts.Expression) => resultOf(e, reads, declarationOf, depth + 1);
   if (reads.includes(n as ts.PropertyAccessExpression)) return 'array';
-  if (ts.isElementAccessExpression(n)) return resultOf(n.expression, reads) === 'array' ? 'resource' : undefined;
+  if (ts.isIdentifier(n)) {
+    const d = declarationOf(n);
+    return d && ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer ? next(d.initializer) : undefined;
+  }
+  if (ts.isElementAccessExpression(n)) return next(n.expression) === 'array' ? 'resource' : undefined;
   if (!ts.isCallExpression(n) || !ts.isPropertyAccessExpression(n.expression)) return undefined;
   const method = n.expression.name.text;
   if (method === 'then') {
     const callback = n.arguments[0];
     const returned = callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ? returnedExpressions(callback) : [];
-    return returned.length === 1 ? resultOf(returned[0]!, reads) : undefined;
+    return returned.length === 1 ? next(returned[0]!) : undefined;
   }
-  const over = resultOf(n.expression.expression, reads);
+  const over = next(n.expression.expression);
   if (over !== 'array') return undefined;
   if (ELEMENT_OF_ARRAY.has(method)) return 'resource';
   return ARRAY_OF_ARRAY.has(method) ? 'array' : undefined;

@@ -187,7 +187,18 @@ export function functionOf(callee: ts.Expression, declarationOf: (node: ts.Node)
   if ((ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration)) && declaration.body) return declaration;
   const init = ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertyAssignment(declaration) ? declaration.initializer : undefined;
   const fn = init && unwrap(init);
+  if (fn && ts.isCallExpression(fn)) return madeBy(fn, declarationOf, 0);
   return fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn : undefined;
+}
+
+/** `const api = transportFromEnv()`: the function a factory of the program returns (through factories it calls). */
+function madeBy(call: ts.CallExpression, declarationOf: (node: ts.Node) => ts.Declaration | undefined, depth: number): FunctionWithBody | undefined {
+  const factory = depth < 3 ? functionOf(call.expression, declarationOf) : undefined;
+  const made = factory && soleReturn(factory);
+  const n = made && unwrap(made);
+  if (!n) return undefined;
+  if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) return n;
+  return ts.isCallExpression(n) ? madeBy(n, declarationOf, depth + 1) : undefined;
 }
 
 /** The expressions a function returns (not those of functions inside it), or an arrow's body. */

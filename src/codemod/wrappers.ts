@@ -205,6 +205,11 @@ function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.
   });
 }
 
+function isNothing(e: ts.Expression): boolean {
+  const n = unwrap(e);
+  return (ts.isIdentifier(n) && n.text === 'undefined') || n.kind === ts.SyntaxKind.NullKeyword;
+}
+
 /** How a function tells the transport's response and parsed body apart, and where it parses the body. */
 export interface AnswerReader {
   isResponse(e: ts.Expression): boolean;
@@ -222,9 +227,18 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
     return Boolean(d && ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer && enclosingFunction(d) === fn && test(d.initializer));
   };
   const isResponse = (e: ts.Expression): boolean => unwrap(e) === call || holds(e, isResponse);
+  // `const text = await res.text()`: the body as text, parsed with JSON.parse.
+  const isText = (e: ts.Expression): boolean => {
+    const n = unwrap(e);
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'text' && isResponse(n.expression.expression)) return true;
+    return holds(e, isText);
+  };
   const isBody = (e: ts.Expression): boolean => {
     const n = unwrap(e);
     if (transport.via?.returns === 'body' && n === call) return true;
+    if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.parse' && n.arguments[0] && isText(n.arguments[0])) return true;
+    // `text ? JSON.parse(text) : undefined`: an empty body is no body.
+    if (ts.isConditionalExpression(n)) return [n.whenTrue, n.whenFalse].some(isBody) && [n.whenTrue, n.whenFalse].every((b) => isBody(b) || isNothing(b));
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
       const { name, expression } = n.expression;
       const parsed = name.text === 'json' && (isResponse(expression) || (ts.isPropertyAccessExpression(expression) && expression.name.text === 'body' && isResponse(expression.expression)));
@@ -264,9 +278,8 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
 function whatItReturns(fn: WrapperFunction, transport: Transport, reader: AnswerReader): Pick<Wrapper, 'returns' | 'parse'> | undefined {
   const kinds = new Set<Wrapper['returns']>();
   for (const e of returnedExpressions(fn)) {
-    const n = unwrap(e);
     // `return undefined as T` for a 204, `return null`: a branch with no body to migrate.
-    if ((ts.isIdentifier(n) && n.text === 'undefined') || n.kind === ts.SyntaxKind.NullKeyword) continue;
+    if (isNothing(e)) continue;
     if (reader.isBody(e)) kinds.add('body');
     else if (reader.isResponse(e)) kinds.add('response');
     else return undefined;
@@ -375,7 +388,7 @@ export class Wrappers {
     if (before.includes(MARK) || RESOURCES.some((r) => before.includes(collectionBase(r, 'v1')))) return false;
     const method = methodOf(fn, transport, declarationOf);
     const reader = answerReader(fn, call, transport, declarationOf);
-    const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, call, transport, reader, pathParam));
+    const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, call, transport, reader, pathParam, declarationOf));
     if (!method || !answer) return false;
     const bodyParam = transport.body ? parameterWithin(fn, transport.body, declarationOf) : undefined;
     const queryParams = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : [];

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TRANSFORMS } from '../../codemods/index.js';
 import { runCli } from '../helpers/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/codemods/', import.meta.url));
@@ -128,7 +129,7 @@ describe('migrate-v2 (CLI)', () => {
     expect(text).toMatch(/\/iam\/v2beta1\/groups/);
     expect(text).toMatch(/method: "PUT"/);
     const list = await runCli(['--list-transforms']);
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(['updates', 'get-by-list', 'pagination', 'deletes', 'role-bindings', 'envelopes', 'field-renames', 'paths']);
+    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(TRANSFORMS.map((t) => t.name));
   });
 
   it('skips node_modules, build output and git-ignored files; honours --include and --exclude', async () => {

@@ -19,8 +19,8 @@ function renameMembers(ctx: TransformContext, container: Container, resource: Re
   }
 }
 
-/** Calls that read a resource's fields no further, or hand it on to code this run shows. */
-const HARMLESS_CALLEES = /^(console\.\w+|JSON\.stringify|String|Number|Boolean|Object\.(keys|values|entries|assign|freeze)|Array\.(from|isArray)|Promise\.\w+|\w+\.(push|unshift|includes|indexOf|join|concat|set|add|has|get))$/;
+/** Calls that read a resource's fields no further, or hand it on where the data flow follows it (a Map, a copy). */
+const HARMLESS_CALLEES = /^(console\.\w+|JSON\.stringify|String|Number|Boolean|structuredClone|Object\.(keys|values|entries|fromEntries|assign|freeze)|Array\.(from|isArray)|Promise\.\w+|(?:[\w$]+\.)+(push|unshift|includes|indexOf|join|concat|set|add|has|get))$/;
 
 /** API resources handed to a function the run does not see: the fields read there are not migrated. */
 function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {

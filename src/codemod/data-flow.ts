@@ -1,9 +1,11 @@
 /**
  * Follows v1 responses through a file: the response of a v1 call, its JSON body (an envelope for
  * lists, a resource for creates and updates), the envelope's `items`, the elements of that array
- * (indexing, for-of, array callbacks), a role binding's `role` and `group`, variables, destructuring
- * and the return values of the file's functions and methods. Only values reached this way are API
- * resources: a `.id` anywhere else is somebody else's.
+ * (indexing, for-of, array callbacks, `reduce`), a role binding's `role` and `group`, variables,
+ * assignments, class fields, destructuring, copies (spread, `structuredClone`), records held by key
+ * (`Map` set/get, an object index, `Object.values`/`entries`/`fromEntries`) and the return values of
+ * the file's functions and methods. Only values reached this way are API resources: a `.id`
+ * anywhere else is somebody else's.
  */
 import { ts } from 'ts-morph';
 import { resourceOf, type ResourceContract } from '../contract/index.js';
@@ -17,12 +19,26 @@ export type Shape =
   | { kind: 'envelope'; resource: ResourceContract; call?: V1Call }
   | { kind: 'array'; resource: ResourceContract; call?: V1Call }
   /** `weak`: known only from the value's `.id` in a URL; its own type, where the checker knows one, says more. */
-  | { kind: 'resource'; resource: ResourceContract; call?: V1Call; weak?: true };
+  | { kind: 'resource'; resource: ResourceContract; call?: V1Call; weak?: true }
+  /** Records held by a key: a `Map` (`set`/`get`) or an object used as an index (`index[key] = record`). */
+  | { kind: 'keyed'; resource: ResourceContract; call?: V1Call }
+  /** `[key, record]`, and arrays of them (`Object.entries`, `items.map((r) => [r.id, r])`). */
+  | { kind: 'pair'; resource: ResourceContract; call?: V1Call }
+  | { kind: 'entries'; resource: ResourceContract; call?: V1Call };
+
+type Held = Extract<Shape, { resource: ResourceContract }>;
+
+/** The same records as another kind of holder: `{ ...shape, kind }` keeps the call and drops `weak`. */
+function as(shape: Held, kind: Held['kind']): Shape {
+  return { kind, resource: shape.resource, ...(shape.call ? { call: shape.call } : {}) } as Shape;
+}
 
 const GATHERING = new Set(['push', 'unshift']);
 export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
 const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
+/** Calls that answer a copy of their one argument: the copy holds the same records. */
+const COPIES = new Set(['structuredClone', 'Array.from', 'Object.freeze', 'Object.assign']);
 
 function bodyShape(call: V1Call): Shape | undefined {
   switch (call.operation) {
@@ -49,6 +65,8 @@ export class DataFlow {
   private readonly callsByNode: Map<ts.CallExpression, V1Call>;
   private readonly shapes = new Map<ts.Node, Shape | null>();
   private readonly syntactic = new Map<ts.Node, Shape | null>();
+  /** Names of class fields and other members a shape was learned for: only these ask the checker for a member's declaration. */
+  private readonly members = new Set<string>();
 
   constructor(
     private readonly sf: ts.SourceFile,
@@ -130,20 +148,56 @@ export class DataFlow {
 
   private syntacticShape(n: ts.Expression): Shape | undefined {
     if (ts.isCallExpression(n)) return this.callShape(n);
+    if (ts.isNewExpression(n)) return this.heldBy(n);
     if (ts.isIdentifier(n)) {
       const declaration = this.declarationOf(n);
       return declaration ? this.declared.get(declaration) : undefined;
     }
-    if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text);
+    if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text) ?? this.fieldShape(n);
     if (ts.isElementAccessExpression(n)) {
       const target = this.shapeOf(n.expression);
-      if (target?.kind === 'array') return { ...target, kind: 'resource' };
+      if (target?.kind === 'array' || target?.kind === 'keyed') return as(target, 'resource');
+      if (target?.kind === 'entries') return as(target, 'pair');
       if (ts.isStringLiteral(n.argumentExpression)) return this.memberShape(target, n.argumentExpression.text);
       return undefined;
     }
+    if (ts.isObjectLiteralExpression(n)) return this.copiedShape(n);
+    if (ts.isArrayLiteralExpression(n)) return this.arrayLiteralShape(n);
     if (ts.isConditionalExpression(n)) return this.shapeOf(n.whenTrue) ?? this.shapeOf(n.whenFalse);
     if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
       return this.shapeOf(n.left) ?? this.shapeOf(n.right);
+    }
+    return undefined;
+  }
+
+  /** `this.cache`, `service.all`: a class field (or other member) the flow learned a shape for. */
+  private fieldShape(n: ts.PropertyAccessExpression): Shape | undefined {
+    if (!this.members.has(n.name.text)) return undefined;
+    const declaration = this.declarationOf(n.name);
+    return declaration ? this.declared.get(declaration) : undefined;
+  }
+
+  /** `{ ...group, label }`: a copy of a record with more members is still that record. */
+  private copiedShape(n: ts.ObjectLiteralExpression): Shape | undefined {
+    for (const p of n.properties) {
+      if (!ts.isSpreadAssignment(p)) continue;
+      const spread = this.shapeOf(p.expression);
+      if (spread?.kind === 'resource') return as(spread, 'resource');
+    }
+    return undefined;
+  }
+
+  /** `[...a, ...b]` of records is an array of records; `[key, record]` is a pair. */
+  private arrayLiteralShape(n: ts.ArrayLiteralExpression): Shape | undefined {
+    const [first, second] = n.elements;
+    if (n.elements.length === 2 && second && !ts.isSpreadElement(first!) && !ts.isSpreadElement(second)) {
+      const value = this.shapeOf(second);
+      if (value?.kind === 'resource') return as(value, 'pair');
+    }
+    for (const e of n.elements) {
+      if (!ts.isSpreadElement(e)) return undefined;
+      const spread = this.shapeOf(e.expression);
+      if (spread?.kind === 'array') return spread;
     }
     return undefined;
   }
@@ -201,18 +255,55 @@ export class DataFlow {
       }
       if (method === 'map' && n.arguments[0] && (ts.isArrowFunction(n.arguments[0]) || ts.isFunctionExpression(n.arguments[0]))) {
         const each = this.returns.get(n.arguments[0]);
-        if (each?.kind === 'resource') return { ...each, kind: 'array' };
+        if (each?.kind === 'resource') return as(each, 'array');
+        if (each?.kind === 'pair') return as(each, 'entries');
       }
       if (target?.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...target, kind: 'resource' };
       if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
+      if (target?.kind === 'array' && method === 'reduce') return this.callbackReturn(n.arguments[0]);
+      if (target?.kind === 'keyed') return keyedMethod(target, method);
+      if (target?.kind === 'entries' && ARRAY_OF_ARRAY.has(method)) return target;
+      const held = this.heldBy(n);
+      if (held) return held;
       const byName = this.methodReturns.get(method);
       if (byName && (n.expression.expression.kind === ts.SyntaxKind.ThisKeyword || ts.isIdentifier(n.expression.expression))) return byName;
     }
     if (ts.isIdentifier(n.expression)) {
+      const copied = n.expression.text === 'structuredClone' ? this.heldBy(n) : undefined;
+      if (copied) return copied;
       const declaration = this.declarationOf(n.expression);
       const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
       return fn ? this.returns.get(fn) : undefined;
     }
+    return undefined;
+  }
+
+  /** What a callback gives back, by the flow (`reduce((acc, g) => ..., {})`). */
+  private callbackReturn(callback: ts.Expression | undefined): Shape | undefined {
+    return callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ? this.returns.get(callback) : undefined;
+  }
+
+  /**
+   * Library calls that hand records on: `structuredClone(r)`, `Object.assign({}, r)`, `Array.from(rs)`,
+   * `Object.values(index)`, `Object.entries(index)`, `Object.fromEntries(pairs)`, `new Map(pairs)`.
+   */
+  private heldBy(n: ts.CallExpression | ts.NewExpression): Shape | undefined {
+    const callee = n.expression.getText(this.sf);
+    const args = n.arguments ?? [];
+    const first = args[0] && !ts.isSpreadElement(args[0]) ? this.shapeOf(args[0]) : undefined;
+    if (ts.isNewExpression(n)) return callee === 'Map' && first && (first.kind === 'entries' || first.kind === 'keyed') ? as(first, 'keyed') : undefined;
+    if (COPIES.has(callee)) {
+      // Object.assign(target, ...sources) answers the target: a copy when the target is a fresh `{}`.
+      if (callee === 'Object.assign') {
+        const fresh = args[0] && ts.isObjectLiteralExpression(unwrap(args[0])) && (unwrap(args[0]) as ts.ObjectLiteralExpression).properties.length === 0;
+        return first ?? (fresh && args[1] ? this.shapeOf(args[1]) : undefined);
+      }
+      return first?.kind === 'keyed' ? as(first, 'array') : first;
+    }
+    if (!first || !('resource' in first)) return undefined;
+    if (callee === 'Object.values' && first.kind === 'keyed') return as(first, 'array');
+    if (callee === 'Object.entries' && first.kind === 'keyed') return as(first, 'entries');
+    if (callee === 'Object.fromEntries' && first.kind === 'entries') return as(first, 'keyed');
     return undefined;
   }
 
@@ -248,6 +339,22 @@ export class DataFlow {
       if (ts.isArrayBindingPattern(name) && shape.kind === 'array') {
         for (const element of name.elements) if (ts.isBindingElement(element)) bindPattern(element.name, { ...shape, kind: 'resource' });
       }
+      // `const [key, record] = pair`, `for (const [id, group] of map)`
+      const second = ts.isArrayBindingPattern(name) && shape.kind === 'pair' ? name.elements[1] : undefined;
+      if (second && ts.isBindingElement(second) && shape.kind === 'pair') bindPattern(second.name, as(shape, 'resource'));
+    };
+    /** `x = value`, `this.cache = value`, `x[key] = record`, `x.set(key, record)`: what the target holds from now on. */
+    const assign = (target: ts.Expression, shape: Shape | undefined): void => {
+      const t = unwrap(target);
+      const name = ts.isIdentifier(t) ? t : ts.isPropertyAccessExpression(t) ? t.name : undefined;
+      const declaration = name && shape ? this.declarationOf(name) : undefined;
+      if (!declaration || !name) return;
+      if (ts.isPropertyAccessExpression(t)) this.members.add(name.text);
+      learn(declaration, shape);
+    };
+    const holds = (holder: ts.Expression, record: ts.Expression | undefined): void => {
+      const shape = record && this.shapeOf(record);
+      if (shape?.kind === 'resource') assign(holder, as(shape, 'keyed'));
     };
     // A value whose `.id` fills the item segment of a v1 URL is a resource of that kind (of the parent's, for a create).
     for (const call of this.callsByNode.values()) {
@@ -263,10 +370,20 @@ export class DataFlow {
     }
     const visit = (node: ts.Node): void => {
       if (ts.isVariableDeclaration(node) && node.initializer) bindPattern(node.name, this.shapeOf(node.initializer));
+      if (ts.isPropertyDeclaration(node) && node.initializer && ts.isIdentifier(node.name)) {
+        const shape = this.shapeOf(node.initializer);
+        if (shape) this.members.add(node.name.text);
+        learn(node, shape);
+      }
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+        if (ts.isElementAccessExpression(node.left)) holds(node.left.expression, node.right);
+        else assign(node.left, this.shapeOf(node.right));
+      }
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'set' && node.arguments.length === 2) holds(node.expression.expression, node.arguments[1]);
       if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
         const over = this.shapeOf(node.expression);
         const declaration = node.initializer.declarations[0];
-        if (over?.kind === 'array' && declaration) bindPattern(declaration.name, { ...over, kind: 'resource' });
+        if ((over?.kind === 'array' || over?.kind === 'keyed' || over?.kind === 'entries') && declaration) bindPattern(declaration.name, as(over, over.kind === 'array' ? 'resource' : 'pair'));
       }
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'then') {
         // fetch(...).then((r) => r.json()).then((body) => ...): the callback gets what the promise holds.
@@ -276,12 +393,12 @@ export class DataFlow {
           bindPattern(callback.parameters[0].name, held);
         }
       }
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && CALLBACK_OVER_ELEMENTS.has(node.expression.name.text)) {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && (CALLBACK_OVER_ELEMENTS.has(node.expression.name.text) || node.expression.name.text === 'reduce')) {
+        const method = node.expression.name.text;
         const over = this.shapeOf(node.expression.expression);
         const callback = node.arguments[0];
-        if (over?.kind === 'array' && callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) {
-          const element: Shape = { ...over, kind: 'resource' };
-          for (const p of callback.parameters.slice(0, node.expression.name.text === 'sort' || node.expression.name.text === 'toSorted' ? 2 : 1)) bindPattern(p.name, element);
+        if (over && 'resource' in over && callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) {
+          for (const [p, shape] of callbackParameters(method, over, callback, node.arguments[1] && this.shapeOf(node.arguments[1]))) bindPattern(p.name, shape);
         }
       }
       // list.push(record): the array gathers records of that kind.
@@ -316,6 +433,32 @@ export class DataFlow {
     visit(this.sf);
     return changed;
   }
+}
+
+/** What each parameter of a callback over records gets: the element (both for sort), a Map's value, reduce's accumulator. */
+function callbackParameters(method: string, over: Held, callback: ts.ArrowFunction | ts.FunctionExpression, initial: Shape | undefined): [ts.ParameterDeclaration, Shape][] {
+  const [first, second] = callback.parameters;
+  if (!first) return [];
+  if (over.kind === 'keyed') return method === 'forEach' ? [[first, as(over, 'resource')]] : [];
+  const element = as(over, over.kind === 'entries' ? 'pair' : 'resource');
+  if (over.kind !== 'array' && over.kind !== 'entries') return [];
+  if (method === 'reduce') {
+    const out: [ts.ParameterDeclaration, Shape][] = second ? [[second, element]] : [];
+    // Without an initial value the first element is the first accumulator.
+    const accumulator = initial ?? (callback.parent && (callback.parent as ts.CallExpression).arguments.length < 2 ? element : undefined);
+    if (accumulator) out.push([first, accumulator]);
+    return out;
+  }
+  if ((method === 'sort' || method === 'toSorted') && second) return [[first, element], [second, element]];
+  return [[first, element]];
+}
+
+/** What a method of a Map of records gives: `get` a record, `values()` the records, `entries()` pairs. */
+function keyedMethod(target: Held, method: string): Shape | undefined {
+  if (method === 'get') return as(target, 'resource');
+  if (method === 'values') return as(target, 'array');
+  if (method === 'entries') return as(target, 'entries');
+  return undefined;
 }
 
 /** Identifiers X of `X.id` in the holes of a URL template or concatenation. */

@@ -10,7 +10,7 @@ import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { V1_LIST_KEYS } from '../contract/index.js';
+import { fieldsGoneInV2, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
 import type { CodemodConfig } from './config.js';
@@ -23,6 +23,8 @@ export interface FileAnalysis {
 }
 
 type Holder = FollowedReference['declaration'];
+
+const GONE_FIELDS = new Set(RESOURCES.flatMap((r) => [...fieldsGoneInV2(r)]));
 
 export class Analysis {
   readonly files = new Map<ts.SourceFile, FileAnalysis>();
@@ -60,16 +62,25 @@ export class Analysis {
     this.keepDestructuredReads();
     this.keepUntestableReads();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
-    // its v1 names, which keeps its other calls on v1 too. A few rounds settle it.
-    for (let round = 0; round < 3; round++) {
-      this.types.reset();
-      this.gatherEvidence(false);
-      if (!this.markSharedTypes()) break;
-    }
+    // its v1 names, which keeps its other calls on v1 too. A few rounds over the flow's evidence
+    // settle it; then the checker's evidence and the path plan, and only if they keep another call
+    // on v1, rounds with the checker until types and decisions agree.
+    this.settle(false, 3);
     this.gatherEvidence(true);
-    this.markSharedTypes();
-    this.plan.planPaths();
+    const kept = [this.markSharedTypes(), this.keepReadsOfGoneFields(), this.plan.planPaths()].some(Boolean);
+    if (kept) this.settle(true, 3);
     for (const file of this.files.values()) file.flow.typesChanged();
+  }
+
+  /** Gathers type evidence and keeps calls on v1 until a round keeps none; with the checker, the path plan joins each round. */
+  private settle(useChecker: boolean, rounds: number): void {
+    for (let round = 0; round < rounds; round++) {
+      this.types.reset();
+      this.gatherEvidence(useChecker);
+      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), useChecker && this.plan.planPaths()].some(Boolean);
+      if (!kept) return;
+    }
+    if (useChecker) this.plan.planPaths();
   }
 
   private callNodes?: Set<ts.CallExpression>;
@@ -167,6 +178,36 @@ export class Analysis {
       ts.forEachChild(node, visit);
     };
     visit(file.sf);
+  }
+
+  /**
+   * A record whose field v2beta1 does not serve (a role's `capabilities`) is read: migrated, the read
+   * gets undefined and the program changes, so the calls that give such records stay on v1 whole:
+   * the call the flow traces the record to, or every call whose values the record's type was seen on.
+   */
+  private keepReadsOfGoneFields(): boolean {
+    let demoted = false;
+    const keep = (call: V1Call, resource: ResourceContract, field: string): void => {
+      if (!this.plan.migrates(call)) return;
+      this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: the program reads ${field} of the ${resource.kind} records it answers, and v2beta1's ${resource.kind} has no ${field}; find it elsewhere or drop the read, then migrate`);
+      demoted = true;
+    };
+    for (const file of this.files.values()) {
+      const visit = (node: ts.Node): void => {
+        if (ts.isPropertyAccessExpression(node) && GONE_FIELDS.has(node.name.text)) {
+          const field = node.name.text;
+          const shape = file.flow.flowShape(node.expression);
+          if (shape?.kind === 'resource' && shape.call && fieldsGoneInV2(shape.resource).has(field)) keep(shape.call, shape.resource, field);
+          const member = this.text.declarationOf(node.name);
+          const container = member && ts.isPropertySignature(member) && (ts.isInterfaceDeclaration(member.parent) || ts.isTypeLiteralNode(member.parent)) ? member.parent : undefined;
+          const resource = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource' && fieldsGoneInV2(r.resource).has(field))?.resource;
+          if (container && resource) for (const call of this.types.seenOn.get(container) ?? []) keep(call as V1Call, resource, field);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(file.sf);
+    }
+    return demoted;
   }
 
   /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */

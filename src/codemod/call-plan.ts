@@ -121,8 +121,11 @@ export class CallPlan {
     return this.decisions.get(call)?.verdict === 'migrate';
   }
 
+  /** Keeps a call on v1 with a note; the calls that migrate together with it stay with it, at once. */
   demote(call: V1Call, why: string): void {
-    if (this.migrates(call)) this.decisions.set(call, { verdict: 'note', why });
+    if (!this.migrates(call)) return;
+    this.decisions.set(call, { verdict: 'note', why });
+    for (const group of this.groups) if (group.calls.includes(call)) for (const other of group.calls) this.demote(other, group.why);
   }
 
   private readonly groups: { calls: readonly V1Call[]; why: string }[] = [];
@@ -143,15 +146,18 @@ export class CallPlan {
     return demoted;
   }
 
-  /** Plans the path edits; calls whose path cannot follow are demoted, until nothing changes. */
-  planPaths(): void {
+  /** Plans the path edits; calls whose path cannot follow are demoted, until nothing changes. True when some were. */
+  planPaths(): boolean {
+    let demoted = false;
     for (let round = 0; round < 4; round++) {
       this.rewrites.clear();
       this.byFile = undefined;
       this.copies.length = 0;
       this.unfollowed.clear();
       if (!this.planRound()) break;
+      demoted = true;
     }
+    return demoted;
   }
 
   private planRound(): boolean {

@@ -86,9 +86,10 @@ export class DataFlow {
     }
   }
 
-  /** Forgets shapes asked before more resource types were known. */
+  /** Forgets shapes asked before more resource types were known (a member's shape builds on its object's, which the checker may give). */
   typesChanged(): void {
     this.shapes.clear();
+    this.syntactic.clear();
   }
 
   private declarationOf(node: ts.Node): ts.Declaration | undefined {

@@ -114,6 +114,8 @@ export class ResourceTypes {
     if (this.context.pinned) {
       if (this.pinned.has(container)) return;
       this.pinned.add(container);
+      // A role worked out before the pin would still name the type a resource.
+      this.typeCache.clear();
     }
     const roles = this.containers.get(container) ?? [];
     const known = roles.some((r) => r.shape === shape && r.resource === resource);

@@ -48,7 +48,8 @@ const PARTS: Record<PageKind, Parts> = {
   response: {
     signature: ['(getPage: (page: string) => Promise<Response>, key: string): Promise<Response>', '(getPage, key)'],
     fetchPage: ['const res = await getPage(page);', 'if (!res.ok) return res;'],
-    body: ['await res.json()', 'await res.json()'],
+    // Under Node's own types (undici-types) res.json() is Promise<unknown>; under the DOM lib, Promise<any>.
+    body: ['(await res.json()) as Record<string, any>', 'await res.json()'],
     answer: ["new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })", "new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })"],
   },
   axios: {

@@ -12,5 +12,6 @@ import { pagination } from './pagination.js';
 import { paths } from './paths.js';
 import { roleBindings } from './role-bindings.js';
 import { updates } from './updates.js';
+import { zeroDefaults } from './zero-defaults.js';
 
-export const TRANSFORMS: readonly Transform[] = [updates, getByList, pagination, listReaders, deletes, roleBindings, envelopes, fieldRenamesTransform, paths];
+export const TRANSFORMS: readonly Transform[] = [updates, getByList, pagination, listReaders, deletes, roleBindings, zeroDefaults, envelopes, fieldRenamesTransform, paths];

@@ -1,0 +1,142 @@
+/**
+ * v1 showed every member of a map of counts (a group's `resourceLimits`: `{ clusters: 0, idps: 0,
+ * repositories: 0 }`); v2 leaves the zero ones out (an empty object by default). A read of one
+ * member then gets undefined where v1 gave 0, and `+= 5` makes NaN. Reads default to 0, updates in
+ * place start from 0, and a map shown whole (printed, serialised, its entries listed) gets its
+ * known members back at 0. A map held in a variable and changed there is left alone: a copy with
+ * defaults would no longer be the record's own map.
+ */
+import { ts } from 'ts-morph';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
+import { unwrap } from '../src/codemod/static-text.js';
+import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
+import { forEachNode } from './helpers.js';
+
+const ZERO_DEFAULT_FIELDS = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'int-map-zero-defaults' && f.v1).map((f) => f.v1!)));
+
+/** Calls that show a map whole: what they print or list lacks the members v2 left out. */
+const SHOWN_BY = /^(JSON\.stringify|Object\.(entries|keys|values)|console\.\w+|String)$/;
+
+/** `group.resourceLimits` where `group` is a record of a call that migrates: the field's known members. */
+function zeroDefaultMap(ctx: TransformContext, node: ts.Expression): readonly string[] | undefined {
+  const n = unwrap(node);
+  const name = ts.isPropertyAccessExpression(n) ? n.name.text : ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression) ? n.argumentExpression.text : undefined;
+  if (!name || !ZERO_DEFAULT_FIELDS.has(name)) return undefined;
+  const shape = ctx.shapeOf((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
+  return shape?.kind === 'resource' ? knownKeys(shape.resource, name) : undefined;
+}
+
+function knownKeys(resource: ResourceContract, field: string): readonly string[] | undefined {
+  const f = resource.fields.find((x) => x.v1 === field && x.normalise === 'int-map-zero-defaults');
+  return f ? f.knownKeys ?? [] : undefined;
+}
+
+/** `x ?? 0` already: an earlier run's edit. */
+function defaulted(node: ts.Expression): boolean {
+  let n: ts.Node = node;
+  while (ts.isParenthesizedExpression(n.parent)) n = n.parent;
+  const p = n.parent;
+  return ts.isBinaryExpression(p) && p.left === n && p.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken;
+}
+
+const COMPOUND = new Map<ts.SyntaxKind, string>([
+  [ts.SyntaxKind.PlusEqualsToken, '+'],
+  [ts.SyntaxKind.MinusEqualsToken, '-'],
+  [ts.SyntaxKind.AsteriskEqualsToken, '*'],
+]);
+
+/**
+ * One member read (`limits.repositories`, `limits['idps']`): defaulted to 0, or an update in place
+ * started from 0. Edits are inserted around the read, never over it, so names inside it keep
+ * their own renames.
+ */
+function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
+  const text = ctx.textOf(member);
+  const parent = member.parent;
+  if (ts.isBinaryExpression(parent) && parent.left === member && isAssignment(parent.operatorToken.kind)) {
+    const op = COMPOUND.get(parent.operatorToken.kind);
+    // `limits.repositories = 5` sets it: nothing to default.
+    if (op) {
+      ctx.replace(parent.operatorToken, `= (${text} ?? 0) ${op}`);
+      if (needsParentheses(parent.right)) wrap(ctx, parent.right);
+    }
+    return;
+  }
+  if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) && (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) {
+    const sign = parent.operator === ts.SyntaxKind.PlusPlusToken ? '+' : '-';
+    // Only as a statement of its own: the value of `x++` inside an expression would change.
+    if (!ts.isExpressionStatement(parent.parent)) {
+      ctx.todo(parent, `v2 leaves a zero member of this map out where v1 showed 0: this ${sign}${sign} starts from undefined and gives NaN; start it from 0 by hand`);
+      return;
+    }
+    const [from, to] = ts.isPrefixUnaryExpression(parent) ? [parent.getStart(ctx.sf), member.getStart(ctx.sf)] : [member.end, parent.end];
+    ctx.edit(from, to, '');
+    ctx.edit(member.end, member.end, ` = (${text} ?? 0) ${sign} 1`);
+    return;
+  }
+  if (defaulted(member)) return;
+  if (standsAlone(member)) wrap(ctx, member, ' ?? 0', '', '');
+  else wrap(ctx, member, ' ?? 0');
+}
+
+function isAssignment(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+}
+
+/** Where `x ?? 0` needs no parentheses: an argument, a template hole, an initialiser, a returned value. */
+function standsAlone(node: ts.Expression): boolean {
+  const p = node.parent;
+  return (
+    (ts.isCallExpression(p) && p.arguments.includes(node)) ||
+    ts.isTemplateSpan(p) ||
+    ts.isParenthesizedExpression(p) ||
+    ts.isArrayLiteralExpression(p) ||
+    ts.isReturnStatement(p) ||
+    (ts.isVariableDeclaration(p) && p.initializer === node) ||
+    (ts.isPropertyAssignment(p) && p.initializer === node)
+  );
+}
+
+function needsParentheses(e: ts.Expression): boolean {
+  return ts.isBinaryExpression(e) || ts.isConditionalExpression(e);
+}
+
+function wrap(ctx: TransformContext, node: ts.Node, inside = '', before = '(', after = ')'): void {
+  ctx.edit(node.getStart(ctx.sf), node.getStart(ctx.sf), before);
+  ctx.edit(node.end, node.end, `${inside}${after}`);
+}
+
+/** `JSON.stringify(group.resourceLimits)`: the map with its known members at 0 first, as v1 showed it. */
+function defaultShownMap(ctx: TransformContext, map: ts.Expression, keys: readonly string[]): void {
+  if (keys.length === 0 || alreadyDefaulted(map)) return;
+  wrap(ctx, map, '', `{ ${keys.map((k) => `${k}: 0`).join(', ')}, ...`, ' }');
+}
+
+/** `{ clusters: 0, ..., ...group.resourceLimits }`: an earlier run's edit. */
+function alreadyDefaulted(map: ts.Expression): boolean {
+  return ts.isSpreadAssignment(map.parent);
+}
+
+export const zeroDefaults: Transform = {
+  name: 'zero-defaults',
+  description: 'v1 showed zero counts (resourceLimits.repositories: 0), v2 leaves them out: a read defaults to 0, an update in place starts from 0, a map shown whole gets its known members at 0',
+  apply(ctx) {
+    if (ZERO_DEFAULT_FIELDS.size === 0) return;
+    forEachNode(ctx.sf, (node) => {
+      if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+        if (zeroDefaultMap(ctx, node.expression)) defaultMember(ctx, node);
+        return;
+      }
+      // `const { repositories } = group.resourceLimits`
+      if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && zeroDefaultMap(ctx, node.initializer)) {
+        for (const element of node.name.elements) if (!element.initializer && !element.dotDotDotToken) ctx.edit(element.name.end, element.name.end, ' = 0');
+        return;
+      }
+      if (!ts.isCallExpression(node) || !SHOWN_BY.test(node.expression.getText(ctx.sf))) return;
+      for (const arg of node.arguments) {
+        const keys = zeroDefaultMap(ctx, arg);
+        if (keys) defaultShownMap(ctx, arg, keys);
+      }
+    });
+  },
+};

@@ -8,3 +8,11 @@ it('lists every assumption of the contract in the README', () => {
   const block = /<!-- assumptions:start -->\n([\s\S]*?)\n<!-- assumptions:end -->/.exec(readme)?.[1];
   expect(block, 'run: npx migrate-v2 contract --assumed, and paste between the markers').toBe(assumptionsMarkdown());
 });
+
+it('describes every transform in the README', async () => {
+  const { TRANSFORMS } = await import('../../codemods/index.js');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| /gm)].map((m) => m[1]);
+  const names = TRANSFORMS.map((t) => t.name);
+  expect(rows.filter((r) => names.includes(r!)).sort()).toEqual([...names].sort());
+});

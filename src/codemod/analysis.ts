@@ -217,9 +217,12 @@ export class Analysis {
     for (const node of this.genericUses) this.types.markForeignUses(node);
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
-      const why = this.types.pinned.has(container) && v1Calls.some((c) => this.plan.migrates(c))
-        ? `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`
-        : undefined;
+      const migrating = v1Calls.some((c) => this.plan.migrates(c));
+      const why = !migrating || !this.types.pinned.has(container)
+        ? undefined
+        : this.types.foreign.has(container)
+          ? `${helperName(container)} is handed these records and values that are no API records alike, and reads them by the same names: give it a v2 variant of its own`
+          : `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`;
       for (const call of v1Calls) {
         // v2 Get answers the record itself: an inline `{ items: Group[] }` becomes `Group`; a named list type would need a rewrite of its own.
         const element = inlineListElement(container);
@@ -326,6 +329,14 @@ function isExported(declaration: ts.VariableDeclaration): boolean {
   // export { NAME } at the bottom of the file
   const name = ts.isIdentifier(declaration.name) ? declaration.name.text : '';
   return declaration.getSourceFile().statements.some((s) => ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => (e.propertyName ?? e.name).text === name));
+}
+
+/** The generic function a constraint belongs to (`indexById()`), or the constraint's type. */
+function helperName(container: Container): string {
+  const parameter = container.parent;
+  const fn = ts.isTypeParameterDeclaration(parameter) ? parameter.parent : undefined;
+  const name = fn && 'name' in fn && fn.name && ts.isIdentifier(fn.name) ? fn.name.text : undefined;
+  return name ? `${name}()` : `the generic helper constrained by ${containerName(container)}`;
 }
 
 export function containerName(container: Container): string {

@@ -43,6 +43,11 @@ export class ResourceTypes {
   readonly pinned = new Set<Container>();
   /** The v1 calls whose values each container was seen on. */
   readonly seenOn = new Map<Container, Set<object>>();
+  /**
+   * Constraints of generic helpers (`<T extends { id: string }>`) also handed values that are no API
+   * records: they keep their names, as pinned containers do.
+   */
+  readonly foreign = new Set<Container>();
   private context: { call?: object; pinned: boolean } = { pinned: false };
   private readonly typeCache = new Map<ts.Type, CheckedRole | null>();
 
@@ -53,6 +58,7 @@ export class ResourceTypes {
     this.containers.clear();
     this.generics.clear();
     this.pinned.clear();
+    this.foreign.clear();
     this.seenOn.clear();
     this.typeCache.clear();
   }
@@ -90,6 +96,9 @@ export class ResourceTypes {
       return;
     }
     if (WRAPPER_NAMES.has(name)) return this.attach(args[0], shape, resource, depth + 1);
+    // `T` of `function indexById<T extends { id: string }>(records: T[])`: its constraint describes the value.
+    const constraint = this.constraintOf(node.typeName);
+    if (constraint) return this.attach(constraint, shape, resource, depth + 1);
     const aliased = this.aliasedType(node.typeName);
     if (aliased) return this.attach(aliased, shape, resource, depth + 1);
     const container = this.containerOf(node.typeName);
@@ -100,6 +109,30 @@ export class ResourceTypes {
   private aliasedType(name: ts.EntityName): ts.TypeNode | undefined {
     const d = this.declarationOfType(name);
     return d && ts.isTypeAliasDeclaration(d) && !ts.isTypeLiteralNode(d.type) && !d.typeParameters ? d.type : undefined;
+  }
+
+  /** The constraint of a type parameter a name refers to, when it has one. */
+  private constraintOf(name: ts.EntityName): ts.TypeNode | undefined {
+    if (!ts.isIdentifier(name)) return undefined;
+    const d = this.checker.getSymbolAtLocation(name)?.declarations?.[0];
+    return d && ts.isTypeParameterDeclaration(d) ? d.constraint : undefined;
+  }
+
+  /**
+   * `records: T[]` of a generic helper handed a value that is no API record: the container its
+   * constraint names (`{ id: string }`) serves both, and keeps its names.
+   */
+  markForeignArgument(parameterType: ts.TypeNode | undefined): void {
+    let node = parameterType;
+    if (node && ts.isArrayTypeNode(node)) node = node.elementType;
+    if (!node || !ts.isTypeReferenceNode(node)) return;
+    const constraint = this.constraintOf(node.typeName);
+    const container = constraint && (ts.isTypeLiteralNode(constraint) ? constraint : ts.isTypeReferenceNode(constraint) ? this.containerOf(constraint.typeName) : undefined);
+    if (container && !this.foreign.has(container)) {
+      this.foreign.add(container);
+      this.pinned.add(container);
+      this.typeCache.clear();
+    }
   }
 
   private declarationOfType(name: ts.EntityName): ts.Declaration | undefined {
@@ -199,6 +232,10 @@ export class ResourceTypes {
       return first && roles.every((r) => r && r.shape === first.shape && r.resource === first.resource) ? first : null;
     }
     if (t.isIntersection()) return t.types.map((m) => this.roleOf(m)).find((r) => r) ?? null;
+    if (t.flags & ts.TypeFlags.TypeParameter) {
+      const constraint = this.checker.getBaseConstraintOfType(t);
+      return constraint && constraint !== t ? this.roleOf(constraint) : null;
+    }
     if (this.checker.isArrayType(t)) {
       const element = this.checker.getTypeArguments(t as ts.TypeReference)[0];
       const role = element && this.roleOf(element);

@@ -34,6 +34,11 @@ function typeArgumentIsBody(fn: ts.SignatureDeclaration): boolean {
   return Boolean(inner && ts.isTypeReferenceNode(inner) && inner.typeName.getText() === parameter);
 }
 
+function isFunctionValue(e: ts.Expression): boolean {
+  const n = unwrap(e);
+  return ts.isArrowFunction(n) || ts.isFunctionExpression(n);
+}
+
 export class TypeEvidence {
   constructor(
     private readonly checker: ts.TypeChecker,
@@ -53,7 +58,10 @@ export class TypeEvidence {
   }
 
   /** One pass over a file: attaches every written type that meets a known value. */
+  private useChecker = false;
+
   gather(sf: ts.SourceFile, flow: DataFlow, useChecker: boolean, staysOnV1: (call: V1Call) => boolean): void {
+    this.useChecker = useChecker;
     const shapeOf = (e: ts.Expression): Shape | undefined => (useChecker ? flow.shapeOf(e) : flow.flowShape(e));
     const attach = (type: ts.TypeNode | undefined, shape: Shape | undefined): void => {
       if (!type || !shape || !TYPED_SHAPES.has(shape.kind)) return;
@@ -84,12 +92,19 @@ export class TypeEvidence {
       if (body && target && 'call' in target && target.call) attach(node.typeArguments[0], bodyShape(target.call) === 'envelope' ? { kind: 'envelope', resource: target.call.resource, call: target.call } : { kind: 'resource', resource: target.call.resource, call: target.call });
     }
     let signature: ts.Signature | undefined;
-    node.arguments.forEach((arg, i) => {
-      const shape = ts.isSpreadElement(arg) ? undefined : shapeOf(unwrap(arg));
-      if (!shape || !TYPED_SHAPES.has(shape.kind)) return;
+    const parameterOf = (i: number): ts.ParameterDeclaration | undefined => {
       signature ??= this.checker.getResolvedSignature(node);
       const declaration = signature?.declaration;
-      const parameter = declaration && !ts.isJSDocSignature(declaration) ? declaration.parameters[Math.min(i, declaration.parameters.length - 1)] : undefined;
+      return declaration && !ts.isJSDocSignature(declaration) ? declaration.parameters[Math.min(i, declaration.parameters.length - 1)] : undefined;
+    };
+    node.arguments.forEach((arg, i) => {
+      const shape = ts.isSpreadElement(arg) ? undefined : shapeOf(unwrap(arg));
+      if (!shape || !TYPED_SHAPES.has(shape.kind)) {
+        // Only the checker's pass can tell that a value is no API record (the flow alone knows too little).
+        if (this.useChecker && this.types.containers.size > 0 && !ts.isSpreadElement(arg) && !isFunctionValue(arg)) this.types.markForeignArgument(parameterOf(i)?.type);
+        return;
+      }
+      const parameter = parameterOf(i);
       if (parameter && !parameter.dotDotDotToken) attach(parameter.type, shape);
     });
   }

@@ -14,8 +14,7 @@
 import type { TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, GRPC_CODES, LIST_CONTRACT, LIST_PARAMS } from '../src/contract/index.js';
 
-/** What the original call answers: the page helper must answer the same. */
-export type PageKind = 'body' | 'response' | 'axios' | 'undici';
+import type { PageKind } from '../src/codemod/answers.js';
 
 export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
   body: 'everyPage',
@@ -77,7 +76,8 @@ export function pageHelper(kind: PageKind, name: string, typed: boolean, eol: st
     `  for (let page = '${FIRST}'; ; ) {`,
     ...p.fetchPage.map((l) => `    ${l}`),
     `    const body = ${p.body[t]};`,
-    `    records.push(...body[key]);`,
+    // An empty list may leave its key out (proto3 JSON omits empty repeated fields).
+    `    records.push(...(body[key] ?? []));`,
     `    if (!body.${ENVELOPE.nextPageToken}) {`,
     `      const all = { ...body, [key]: records };`,
     `      return ${p.answer[t]};`,

@@ -7,6 +7,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { readOneLiteral, readOneOption } from '../src/codemod/call-plan.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 import type { Tag } from '../src/codemod/wrappers.js';
+import type { ReaderGet } from '../src/codemod/reader-gets.js';
 import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
@@ -100,6 +101,23 @@ function pathSegment(ctx: TransformContext, id: ts.Expression): string {
   return source.slice(1, -1);
 }
 
+/**
+ * `one(api, 'iam/v1/identities', { id })` through a list reader -> the reader's own request for
+ * `iam/v2beta1/identities/${id}`, its 404 answered as the reader's "none" (undefined, or []).
+ * The id stays where it is: edits inside it (`b.identity` -> `b.identity.uid`) still apply.
+ */
+function readThroughReader(ctx: TransformContext, call: V1Call, get: ReaderGet): void {
+  const id = ts.isCallExpression(get.id) && get.id.expression.getText(ctx.sf) === 'encodeURIComponent' && get.id.arguments[0] ? get.id.arguments[0] : get.id;
+  const path = call.urlNode;
+  const literal = ts.isStringLiteral(path) || ts.isNoSubstitutionTemplateLiteral(path) ? path : undefined;
+  const base = literal ? ctx.plannedText(literal).slice(1, -1).replace(/[`\\]/g, (c) => `\\${c}`) : `\${${ctx.textOf(path)}}`;
+  if (literal) ctx.claim(literal);
+  const [missing, asList] = get.gives === 'array' ? ['[]', '.then((record) => [record])'] : ['undefined', ''];
+  ctx.edit(call.call.getStart(ctx.sf), id.getStart(ctx.sf), `${MISSING_HELPER}(${get.before}\`${base}/\${`);
+  ctx.edit(id.end, call.call.end, `}\`${get.after}${asList}, ${missing})`);
+  addHelper(ctx, MISSING_HELPER, missingHelper);
+}
+
 export const getByList: Transform = {
   name: 'get-by-list',
   description: 'v1 list-with-id then items[0] -> v2 Get; the not-found test reads the 404 (and error guards let it through)',
@@ -108,6 +126,11 @@ export const getByList: Transform = {
     const reads = new Map<V1Call, { missing: Missing; tested: number | undefined }>();
     for (const call of ctx.calls) {
       if (call.operation !== 'get-by-list') continue;
+      const throughReader = ctx.analysis.readerGets.get(call);
+      if (throughReader) {
+        readThroughReader(ctx, call, throughReader);
+        continue;
+      }
       moveIdIntoPath(ctx, call);
       const missing = missingBy(call, ctx.file.flow);
       if (missing.by === 'helper') {

@@ -9,7 +9,9 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { Wrapper } from '../src/codemod/wrappers.js';
 import { addHelper, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
-import { pagedExpression, pageParameter } from './pagination.js';
+import { pageParameter } from './pagination.js';
+import { pagedExpression } from '../src/codemod/answers.js';
+import { queryOption } from '../src/codemod/v1-calls.js';
 
 /** The list readers of this file whose calls all migrate. */
 function migratingReaders(ctx: TransformContext): Wrapper[] {
@@ -34,10 +36,16 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   const start = target.node.getStart(ctx.sf);
   ctx.edit(start, start, `${PAGE_HELPER_NAMES[target.kind]}((${page}) => `);
   ctx.edit(target.node.end, target.node.end, `, ${key})`);
-  const url = records.urlNode;
-  ctx.edit(url.getStart(ctx.sf), url.getStart(ctx.sf), `${WITH_PAGE_HELPER}(`);
-  ctx.edit(url.end, url.end, `, ${page})`);
+  const inUrl = addPageParameters(ctx, records, page);
   for (const read of records.reads) {
+    if (ts.isBindingElement(read)) {
+      // `{ items }` -> `{ [listKey(path)]: items = [] }`: a body keyed by collection types the key as possibly missing.
+      if (read.propertyName) ctx.replace(read.propertyName, `[${key}]`);
+      else ctx.edit(read.name.getStart(ctx.sf), read.name.getStart(ctx.sf), `[${key}]: `);
+      if (!read.initializer) ctx.edit(read.name.end, read.name.end, ' = []');
+      ctx.claim(read);
+      continue;
+    }
     ctx.edit(read.expression.end, read.end, `[${key}]`);
     ctx.claim(read.name);
   }
@@ -51,7 +59,31 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   if (typed) ctx.replace(typed.node, `{ [key: string]: ${ctx.textOf(typed.record)}[] }`);
   addHelper(ctx, PAGE_HELPER_NAMES[target.kind], (typed, eol) => pageHelper(target.kind, PAGE_HELPER_NAMES[target.kind], typed, eol));
   addHelper(ctx, LIST_KEY_HELPER, listKeyHelper);
-  addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
+  if (inUrl) addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
+}
+
+/**
+ * The page parameters join the request: in the URL (`withPage(url, page)`, true), or, where a query
+ * option replaces the URL's query (got and ky `searchParams`), in that option.
+ */
+function addPageParameters(ctx: TransformContext, records: NonNullable<Wrapper['records']>, page: string): boolean {
+  const option = (records.client === 'got' || records.client === 'ky') && !records.via ? queryOption(optionsOf(records.transport)) : undefined;
+  if (option) {
+    const pages = `...Object.fromEntries(new URLSearchParams(${page}))`;
+    if (ts.isShorthandPropertyAssignment(option)) ctx.replace(option, `${option.name.text}: { ...${option.name.text}, ${pages} }`);
+    else ctx.replace(option.initializer, `{ ...${ctx.textOf(option.initializer)}, ${pages} }`);
+    return false;
+  }
+  const url = records.urlNode;
+  ctx.edit(url.getStart(ctx.sf), url.getStart(ctx.sf), `${WITH_PAGE_HELPER}(`);
+  ctx.edit(url.end, url.end, `, ${page})`);
+  return true;
+}
+
+/** The options object literal of a client call (`api.get(url, { searchParams })`). */
+function optionsOf(call: ts.CallExpression): ts.ObjectLiteralExpression | undefined {
+  const options = call.arguments[1];
+  return options && ts.isObjectLiteralExpression(options) ? options : undefined;
 }
 
 export const listReaders: Transform = {

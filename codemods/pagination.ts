@@ -6,11 +6,12 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { parsedInChain, type V1Call } from '../src/codemod/v1-calls.js';
+import type { V1Call } from '../src/codemod/v1-calls.js';
 import { ENVELOPE, LIST_CONTRACT, V1_LIST_KEYS } from '../src/contract/index.js';
 import { addToObject, appendQuery, forEachNode } from './helpers.js';
 import { unwrap } from '../src/codemod/static-text.js';
-import { addHelper, PAGE_HELPER_NAMES, pageHelper, type PageKind } from './file-helpers.js';
+import { addHelper, PAGE_HELPER_NAMES, pageHelper } from './file-helpers.js';
+import { pagedExpression, type PageKind } from '../src/codemod/answers.js';
 
 const v1Key = (call: V1Call) => call.resource.v1.endpoints.list!.envelopeKey;
 const HELPER_NAMES = new Set(Object.values(PAGE_HELPER_NAMES));
@@ -49,24 +50,6 @@ function escapes(ctx: TransformContext, call: V1Call): boolean {
     if (shape && 'call' in shape && shape.call === call) found = true;
   });
   return found;
-}
-
-/** The expression to wrap, and what it answers; or why it cannot be. */
-export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): { node: ts.Expression; kind: PageKind } | { why: string } {
-  if (call.via) return { node: call.call, kind: call.via.returns === 'body' ? 'body' : call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
-  const chained = parsedInChain(call);
-  switch (call.client) {
-    case 'fetch':
-      return { node: call.call, kind: 'response' };
-    case 'undici':
-      return { node: call.call, kind: 'undici' };
-    case 'axios':
-      return { node: call.call, kind: 'axios' };
-    case 'ky':
-      return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'response' };
-    case 'got':
-      return chained ? { node: chained, kind: 'body' } : { why: "got's response is read here, not its .json(): follow nextPageToken by hand" };
-  }
 }
 
 /** A name for the page parameter that the wrapped call does not already use. */

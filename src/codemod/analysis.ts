@@ -13,6 +13,7 @@ import { missingBy, readsAsOne } from './read-one.js';
 import { fieldsGoneInV2, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
+import { readerGet, type ReaderGet } from './reader-gets.js';
 import type { CodemodConfig } from './config.js';
 
 export interface FileAnalysis {
@@ -39,6 +40,8 @@ export class Analysis {
   readonly readOneTypes = new Map<ts.TypeLiteralNode | ts.TypeReferenceNode, ts.TypeNode>();
   /** Type references with type arguments, for the v2 copies of shared generic list types. */
   readonly genericUses: ts.TypeReferenceNode[] = [];
+  /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
+  readonly readerGets = new Map<V1Call, ReaderGet>();
 
   constructor(
     readonly checker: ts.TypeChecker,
@@ -118,15 +121,31 @@ export class Analysis {
     }
   }
 
-  /** A list reader reads every caller's records in one place: its calls migrate together, and only lists may go through it. */
+  /**
+   * A list reader reads every caller's records in one place: its calls migrate together, and only
+   * lists may go through it. A read of one record by `?id=` through it becomes a Get of its own at
+   * the call site when the reader's request can be written there (reader-gets.ts).
+   */
   private keepListReadersWhole(): void {
     for (const wrapper of this.wrappers.byFunction.values()) {
       if (!wrapper.records) continue;
       const calls = this.plan.calls.filter((c) => c.via === wrapper);
-      const odd = calls.find((c) => c.operation !== 'list' || c.resource.v1.endpoints.list?.paginated) ?? [...this.files.values()].some((f) => f.unplaced.some((u) => this.wrappers.viaWrapper(u)?.via === wrapper));
-      const why = `${wrapper.name}() reads the records of every list it is handed in one place, and v2 names them per kind: its calls migrate together, and ${odd ? 'one of them cannot (it is no plain v1 list), so none does' : 'one of them stays on v1'}; migrate ${wrapper.name}() by hand`;
-      if (odd) for (const call of calls) this.plan.demote(call, why);
-      else this.plan.together(calls, why);
+      let unreadable: string | undefined;
+      for (const call of calls) {
+        if (call.operation !== 'get-by-list' || !call.resource.v2.endpoints.get) continue;
+        const get = readerGet(call, this.checker, this.text);
+        if (typeof get === 'string') unreadable ??= `one of them reads one ${call.resource.singular} by ?id= (v2 has Get for that, which ${wrapper.name}() cannot make: ${get})`;
+        else this.readerGets.set(call, get);
+      }
+      const listed = calls.filter((c) => !this.readerGets.has(c));
+      const odd = listed.find((c) => c.operation !== 'list' || c.resource.v1.endpoints.list?.paginated) ?? [...this.files.values()].some((f) => f.unplaced.some((u) => this.wrappers.viaWrapper(u)?.via === wrapper));
+      const why = `${wrapper.name}() reads the records of every list it is handed in one place, and v2 names them per kind: its calls migrate together, and ${unreadable ?? (odd ? 'one of them cannot (it is no plain v1 list)' : 'one of them stays on v1')}, so none does; migrate ${wrapper.name}() by hand`;
+      if (odd || unreadable) {
+        for (const call of calls) {
+          this.plan.demote(call, why);
+          this.readerGets.delete(call);
+        }
+      } else this.plan.together(listed, why);
     }
   }
 
@@ -156,7 +175,7 @@ export class Analysis {
   private keepUntestableReads(): void {
     for (const file of this.files.values()) {
       for (const call of file.calls) {
-        if (call.operation !== 'get-by-list' || !this.plan.migrates(call)) continue;
+        if (call.operation !== 'get-by-list' || !this.plan.migrates(call) || this.readerGets.has(call)) continue;
         const missing = missingBy(call, file.flow);
         if (missing.by === 'none') this.plan.demote(call, missing.why);
       }

@@ -34,7 +34,8 @@ export function initialDecision(call: V1Call): Decision {
     return { verdict: 'keep', why: `v2beta1 has no ${call.operation === 'get-by-list' ? 'get' : call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one` };
   }
   if (call.operation === 'update' && !call.methodNode) return { verdict: 'note', why: `this ${call.resource.singular} update names its method at run time: v2 updates are PATCH with an updateMask; migrate it by hand` };
-  if (call.operation === 'get-by-list' && !readOneLiteral(call) && !readOneOption(call)) {
+  // Through a list reader, the analysis decides (reader-gets.ts).
+  if (call.operation === 'get-by-list' && !call.via?.records && !readOneLiteral(call) && !readOneOption(call)) {
     return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
   }
   return { verdict: 'migrate' };

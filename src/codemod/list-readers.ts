@@ -10,9 +10,12 @@ import { ARRAY_OF_ARRAY, ELEMENT_OF_ARRAY } from './data-flow.js';
 import { returnedExpressions, unwrap } from './static-text.js';
 import type { AnswerReader, Transport, Wrapper, WrapperFunction } from './wrappers.js';
 
+/** Where a function reads the records of the body: `body.items`, or `{ items }` taken apart. */
+export type RecordsAccess = ts.PropertyAccessExpression | ts.BindingElement;
+
 export interface RecordsRead {
   /** The `X.items` reads of the parsed body. */
-  reads: ts.PropertyAccessExpression[];
+  reads: RecordsAccess[];
   /** What a caller gets: the records, or one of them (`.find(...)`). */
   gives: 'array' | 'resource';
   /** The request inside the function, which each page repeats. */
@@ -31,10 +34,14 @@ export interface RecordsRead {
 
 /** The records wrapper a function is, when it reads `.items` of its answer and returns what it made of them. */
 export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transport: Transport, reader: AnswerReader, pathParam: number, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'returns' | 'records'> | undefined {
-  const reads: ts.PropertyAccessExpression[] = [];
+  const reads: RecordsAccess[] = [];
   const types: ts.TypeLiteralNode[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isPropertyAccessExpression(node) && V1_LIST_KEYS.has(node.name.text) && reader.isBody(node.expression)) reads.push(node);
+    // const { items } = await api('GET', path)
+    if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && reader.isBody(node.initializer)) {
+      for (const element of node.name.elements) if (V1_LIST_KEYS.has((element.propertyName ?? element.name).getText())) reads.push(element);
+    }
     if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && ts.isTypeLiteralNode(node.type) && reader.isBody(node.expression)) types.push(node.type);
     if (ts.isVariableDeclaration(node) && node.type && ts.isTypeLiteralNode(node.type) && node.initializer && reader.isBody(node.initializer)) types.push(node.type);
     ts.forEachChild(node, visit);
@@ -45,7 +52,9 @@ export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transp
   const results = returnedExpressions(fn).map((e) => resultOf(e, reads, declarationOf));
   const gives = results[0];
   if (!gives || results.some((r) => r !== gives)) return undefined;
-  const arg = call.typeArguments?.[0];
+  // The body's type is the transport's type argument (`api<List<T>>(...)`) or its parse's (`.json<List<T>>()`).
+  const chained = call.parent && ts.isPropertyAccessExpression(call.parent) && call.parent.name.text === 'json' && ts.isCallExpression(call.parent.parent) ? call.parent.parent : undefined;
+  const arg = call.typeArguments?.[0] ?? chained?.typeArguments?.[0];
   const typeArgument = arg && ts.isTypeReferenceNode(arg) && arg.typeArguments?.length === 1 ? { node: arg, record: arg.typeArguments[0]! } : undefined;
   return {
     returns: 'records',
@@ -54,13 +63,14 @@ export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transp
 }
 
 /** What an expression built from the records is: the records, one of them, or something else. */
-function resultOf(expression: ts.Expression, reads: readonly ts.PropertyAccessExpression[], declarationOf: (n: ts.Node) => ts.Declaration | undefined, depth = 0): RecordsRead['gives'] | undefined {
+function resultOf(expression: ts.Expression, reads: readonly RecordsAccess[], declarationOf: (n: ts.Node) => ts.Declaration | undefined, depth = 0): RecordsRead['gives'] | undefined {
   const n = unwrap(expression);
   if (depth > 8) return undefined;
   const next = (e: ts.Expression) => resultOf(e, reads, declarationOf, depth + 1);
   if (reads.includes(n as ts.PropertyAccessExpression)) return 'array';
   if (ts.isIdentifier(n)) {
     const d = declarationOf(n);
+    if (d && ts.isBindingElement(d) && reads.includes(d)) return 'array';
     return d && ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer ? next(d.initializer) : undefined;
   }
   if (ts.isElementAccessExpression(n)) return next(n.expression) === 'array' ? 'resource' : undefined;

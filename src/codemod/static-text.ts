@@ -60,6 +60,12 @@ export class StaticText {
     return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
   }
 
+  /** The import that brings a name into its file (the specifier or clause), without following it to the module. */
+  importOf(node: ts.Node): ts.Declaration | undefined {
+    const symbol = this.checker.getSymbolAtLocation(node);
+    return symbol && symbol.flags & ts.SymbolFlags.Alias ? symbol.declarations?.[0] : undefined;
+  }
+
   /** The value a followed name stands for, when it is fixed: a const initialiser or a table member. */
   private valueOf(node: ts.Identifier | ts.PropertyAccessExpression): FollowedReference & { value: ts.Expression } | undefined {
     const declaration = this.declarationOf(ts.isIdentifier(node) ? node : node.name);
@@ -146,10 +152,21 @@ export class StaticText {
       const built = this.builtUrl(n, depth);
       if (built) return built;
     }
+    if (ts.isConditionalExpression(n)) return this.eitherUrl(part(n.whenTrue), part(n.whenFalse));
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && (n.expression.name.text === 'toString' || n.expression.name.text === 'href') && n.arguments.length === 0) {
       return this.evaluate(n.expression.expression, depth + 1);
     }
     return undefined;
+  }
+
+  /**
+   * `query ? \`${path}?${query}\` : path`: one URL with or without a query known only at run time
+   * reads as the URL with that query. Branches that differ otherwise are unknown.
+   */
+  private eitherUrl(a: Evaluated, b: Evaluated): Evaluated | undefined {
+    const [short, long] = a.text.length <= b.text.length ? [a, b] : [b, a];
+    if (long.text !== short.text && !long.text.startsWith(`${short.text}?`)) return undefined;
+    return { text: long.text, literals: [...a.literals, ...b.literals], references: [...a.references, ...b.references] };
   }
 
   /**

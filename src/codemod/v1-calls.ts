@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { isProjectSource } from './resource-types.js';
-import { functionOf, HOLE, unwrap, type Evaluated, type StaticText } from './static-text.js';
+import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 
 export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky';
@@ -37,7 +37,7 @@ export interface V1Call {
 const QUERY_OPTIONS = new Set(['searchParams', 'params', 'query']);
 
 /** The query option of a call's options, when it has one. */
-function queryOption(options: ts.ObjectLiteralExpression | undefined): V1Call['query'] {
+export function queryOption(options: ts.ObjectLiteralExpression | undefined): V1Call['query'] {
   return options?.properties.find((p): p is ts.PropertyAssignment | ts.ShorthandPropertyAssignment => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && QUERY_OPTIONS.has(p.name.text));
 }
 
@@ -121,8 +121,41 @@ function instanceOf(target: ts.Expression, text: StaticText): { client: Client; 
   if (declaration && (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration))) init = declaration.initializer;
   if (!init && declaration && ts.isPropertyDeclaration(declaration)) init = assignedInConstructor(declaration);
   const made = init ? factoryBase(init) : null;
-  if (!made) return null;
-  return { client: made.client, base: made.base ? (text.of(made.base) ?? { text: HOLE, literals: [], references: [] }) : NOTHING };
+  if (made) return { client: made.client, base: made.base ? (text.of(made.base) ?? UNKNOWN_BASE) : NOTHING };
+  // Made by a factory of the program, or handed in and known by its type (`api: KyInstance`): its base URL is the caller's.
+  const typed = declaration && (ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration) || ts.isVariableDeclaration(declaration)) ? clientOfType(declaration.type, text) : undefined;
+  const client = (init && madeByFactory(init, text)) ?? typed;
+  return client ? { client, base: UNKNOWN_BASE } : null;
+}
+
+const UNKNOWN_BASE: Evaluated = { text: HOLE, literals: [], references: [] };
+
+/**
+ * `const api = platform(url, token)` where the program's `platform()` answers `ky.create(...)`
+ * (or declares that it answers a `KyInstance`): an instance whose base is the caller's.
+ */
+function madeByFactory(init: ts.Expression, text: StaticText): Client | undefined {
+  const n = unwrap(init);
+  const fn = ts.isCallExpression(n) ? functionOf(n.expression, (x) => text.declarationOf(x)) : undefined;
+  if (!fn) return undefined;
+  const returned = returnedExpressions(fn);
+  return clientOfType(fn.type, text) ?? (returned.length === 1 ? factoryBase(returned[0]!)?.client : undefined);
+}
+
+/** The client whose package a type annotation's name is imported from (`KyInstance` from 'ky'), read off the import itself. */
+function clientOfType(type: ts.TypeNode | undefined, text: StaticText): Client | undefined {
+  if (!type || !ts.isTypeReferenceNode(type)) return undefined;
+  let root: ts.EntityName = type.typeName;
+  while (ts.isQualifiedName(root)) root = root.left;
+  const module = importedModule(root, text);
+  return module !== undefined && CLIENT_FACTORY.test(module) ? (module as Client) : undefined;
+}
+
+/** The module an identifier is imported from, by its import declaration (no resolution needed). */
+function importedModule(name: ts.Identifier, text: StaticText): string | undefined {
+  let n: ts.Node | undefined = text.importOf(name);
+  while (n && !ts.isImportDeclaration(n)) n = n.parent;
+  return n && ts.isStringLiteral(n.moduleSpecifier) ? n.moduleSpecifier.text : undefined;
 }
 
 function calleeName(expr: ts.Expression): string {

@@ -13,7 +13,7 @@ import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
-import type { Client } from './v1-calls.js';
+import { queryOption, type Client } from './v1-calls.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -227,10 +227,15 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
     return Boolean(d && ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer && enclosingFunction(d) === fn && test(d.initializer));
   };
   const isResponse = (e: ts.Expression): boolean => unwrap(e) === call || holds(e, isResponse);
+  // undici answers the body as a stream on the response: `res.body.json()`, `res.body.text()`.
+  const isResponseOrBody = (e: ts.Expression): boolean => {
+    const n = unwrap(e);
+    return isResponse(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'body' && isResponse(n.expression));
+  };
   // `const text = await res.text()`: the body as text, parsed with JSON.parse.
   const isText = (e: ts.Expression): boolean => {
     const n = unwrap(e);
-    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'text' && isResponse(n.expression.expression)) return true;
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'text' && isResponseOrBody(n.expression.expression)) return true;
     return holds(e, isText);
   };
   const isBody = (e: ts.Expression): boolean => {
@@ -241,7 +246,7 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
     if (ts.isConditionalExpression(n)) return [n.whenTrue, n.whenFalse].some(isBody) && [n.whenTrue, n.whenFalse].every((b) => isBody(b) || isNothing(b));
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
       const { name, expression } = n.expression;
-      const parsed = name.text === 'json' && (isResponse(expression) || (ts.isPropertyAccessExpression(expression) && expression.name.text === 'body' && isResponse(expression.expression)));
+      const parsed = name.text === 'json' && isResponseOrBody(expression);
       if (parsed && (transport.client === 'fetch' || transport.client === 'undici')) parse ??= n;
       if (parsed) return true;
       if (name.text === 'then' && isResponse(expression) && n.arguments[0] && /\.json\(\)/.test(n.arguments[0].getText())) {
@@ -391,7 +396,10 @@ export class Wrappers {
     const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, call, transport, reader, pathParam, declarationOf));
     if (!method || !answer) return false;
     const bodyParam = transport.body ? parameterWithin(fn, transport.body, declarationOf) : undefined;
-    const queryParams = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : [];
+    // The query may also come as a client option (ky and got `searchParams`, axios `params`) built from a parameter.
+    const option = queryOption(transport.options);
+    const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
+    const queryParams = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : optionParam !== undefined ? [optionParam] : [];
     const errors = ownErrors(fn, responseVariable(fn, call), declarationOf);
     const prefixText = transport.prefix.text + before;
     this.transports.add(call);
@@ -400,7 +408,8 @@ export class Wrappers {
       name: fn.name?.getText() ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) || ts.isPropertyDeclaration(fn.parent) ? fn.parent.name.getText() : 'the wrapper'),
       client: transport.client,
       pathParam,
-      prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals], references: [...transport.prefix.references, ...url.references] },
+      // Only what stands before the path: the pieces of a query the wrapper adds after it are not its callers' URL.
+      prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals.filter((l) => before.includes(l.text))], references: [...transport.prefix.references, ...url.references] },
       ...method,
       ...(bodyParam !== undefined ? { bodyParam } : {}),
       ...(queryParams.length ? { queryParams } : {}),

@@ -1,0 +1,29 @@
+/**
+ * What a v1 call answers its caller, in the form the caller reads it: a parsed body, a fetch
+ * Response, an axios response or an undici response; and the expression that gives it (the call,
+ * or `got(...).json()` / `ky(...).json()` chained on it). Page helpers answer in the same form.
+ */
+import type { ts } from 'ts-morph';
+import { parsedInChain, type V1Call } from './v1-calls.js';
+
+/** What the original call answers: a page helper must answer the same. */
+export type PageKind = 'body' | 'response' | 'axios' | 'undici';
+
+/** The expression to wrap, and what it answers; or why it cannot be. */
+export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): { node: ts.Expression; kind: PageKind } | { why: string } {
+  if (call.via) return { node: call.call, kind: call.via.returns === 'body' ? 'body' : call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
+  const chained = parsedInChain(call);
+  switch (call.client) {
+    case 'fetch':
+      return { node: call.call, kind: 'response' };
+    case 'undici':
+      return { node: call.call, kind: 'undici' };
+    case 'axios':
+      return { node: call.call, kind: 'axios' };
+    case 'ky':
+      return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'response' };
+    case 'got':
+      return chained ? { node: chained, kind: 'body' } : { why: "got's response is read here, not its .json(): follow nextPageToken by hand" };
+  }
+}
+

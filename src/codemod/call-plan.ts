@@ -38,8 +38,15 @@ export function initialDecision(call: V1Call): Decision {
   if (call.operation === 'get-by-list' && !call.via?.records && !readOneLiteral(call) && !readOneOption(call)) {
     return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
   }
+  // `?${qs}`, `list(path, filters)`: v1 read one record by `?id=`, which v2 lists do not take; keys unknown here may hold it.
+  if (call.operation === 'list' && UNKNOWN_QUERY_KEY.test(call.url)) {
+    return { verdict: 'note', why: `the query of this ${call.resource.singular} list is put together where migrate-v2 cannot read its keys, and v2 lists do not filter by id (v1's way to read one record; v2 has Get): check its keys, then migrate it by hand` };
+  }
   return { verdict: 'migrate' };
 }
+
+/** A query parameter whose key is known only at run time: `?${qs}`, `&${more}`. */
+const UNKNOWN_QUERY_KEY = new RegExp(`[?&]${HOLE}`);
 
 /** The literal of a read-by-list URL that ends with `?id=`, when the id is the only query parameter. */
 export function readOneLiteral(call: V1Call): PathLiteral | undefined {

@@ -26,6 +26,14 @@ export interface Evaluated {
   references: FollowedReference[];
 }
 
+/** `new URLSearchParams({ name, 'uidp.children_of': x })`: the keys are known, the values are not. */
+function queryOf(init: ts.Expression | undefined): Evaluated | undefined {
+  const object = init && unwrap(init);
+  if (!object || !ts.isObjectLiteralExpression(object)) return undefined;
+  const keys = object.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && !ts.isSpreadAssignment(p) ? `${p.name.text}=${HOLE}` : HOLE));
+  return { text: keys.join('&'), literals: [], references: [] };
+}
+
 /** The expression under parentheses, type assertions, `!` and `await`. */
 export function unwrap(node: ts.Expression): ts.Expression {
   let n = node;
@@ -153,6 +161,7 @@ export class StaticText {
       if (built) return built;
     }
     if (ts.isConditionalExpression(n)) return this.eitherUrl(part(n.whenTrue), part(n.whenFalse));
+    if (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'URLSearchParams') return queryOf(n.arguments?.[0]);
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && (n.expression.name.text === 'toString' || n.expression.name.text === 'href') && n.arguments.length === 0) {
       return this.evaluate(n.expression.expression, depth + 1);
     }

@@ -124,11 +124,13 @@ const STATUS_PROPERTIES = new Set(['status', 'statusCode']);
  * status in a `status` or `statusCode` property (`new ApiError(res.status, ...)` with a parameter
  * property or `this.status = status`, or `Object.assign(new Error(), { status: res.status })`).
  */
-function ownErrors(fn: WrapperFunction, response: ts.Identifier | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { throws: boolean; statusKnown: boolean; untagged: Tag[] } {
+function ownErrors(fn: WrapperFunction, call: ts.CallExpression, response: ts.Identifier | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { throws: boolean; statusKnown: boolean; untagged: Tag[] } {
   let throws = false;
   let statusKnown = true;
   const untagged: Tag[] = [];
   const visit = (node: ts.Node): void => {
+    // A throw before the request (a missing setting) is no answer of the platform's: it cannot be a 404.
+    if (ts.isThrowStatement(node) && node.end <= call.getStart()) return;
     if (ts.isThrowStatement(node)) {
       throws = true;
       if (carriesStatus(node.expression, declarationOf)) return;
@@ -400,7 +402,7 @@ export class Wrappers {
     const option = queryOption(transport.options);
     const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
     const queryParams = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : optionParam !== undefined ? [optionParam] : [];
-    const errors = ownErrors(fn, responseVariable(fn, call), declarationOf);
+    const errors = ownErrors(fn, call, responseVariable(fn, call), declarationOf);
     const prefixText = transport.prefix.text + before;
     this.transports.add(call);
     this.byFunction.set(fn, {

@@ -24,7 +24,7 @@ function reportMaxCharsOption(): Option {
 }
 
 function formatOption(): Option {
-  return new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']);
+  return new Option('--format <format>', 'md or json: the report format when the file name does not say; github: annotations on stdout').choices(['md', 'json', 'github']);
 }
 
 function emulatorCommand(): Command {

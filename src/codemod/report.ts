@@ -1,6 +1,7 @@
 /** The codemod's reports: a terminal summary, markdown fit for a pull request, JSON for machines. */
 import type { Shard } from '../commands/options.js';
 import { fitDocument, nameList, type Listing } from '../report/budget.js';
+import { workflowCommand } from '../report/github-annotations.js';
 import { cell, code, details, fenced, htmlCode, table, tableHead, tableRow } from '../report/markdown.js';
 import type { CodemodRun, FileOutcome } from './engine.js';
 import { unifiedDiff } from './diff.js';
@@ -127,3 +128,12 @@ function changesListing(changed: CodemodReport['files'], options: MarkdownOption
   };
 }
 
+/** `--format github`: a warning on each manual-review line, an error on each file that failed. */
+export function githubAnnotations(report: CodemodReport): string {
+  return report.files
+    .flatMap((f) => [
+      ...(f.error ? [workflowCommand({ level: 'error', file: f.path, title: 'migrate-v2', message: f.error })] : []),
+      ...f.review.map((r) => workflowCommand({ level: 'warning', file: f.path, line: r.line, title: `migrate-v2 ${r.transform}`, message: r.why })),
+    ])
+    .join('');
+}

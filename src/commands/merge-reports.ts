@@ -5,13 +5,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isCodemodReport, mergeCodemodReports } from '../codemod/merge-reports.js';
-import { renderMarkdown as codemodMarkdown, summaryLine, reviewLines, type CodemodReport } from '../codemod/report.js';
+import { githubAnnotations as codemodAnnotations, renderMarkdown as codemodMarkdown, summaryLine, reviewLines, type CodemodReport } from '../codemod/report.js';
 import { UsageError } from '../errors.js';
 import { jsonReport, writeReports } from '../report/report-files.js';
 import type { NamedReport } from '../report/shard-set.js';
 import { appendStepSummary } from '../report/step-summary.js';
 import { isAuditReport, mergeAuditReports } from '../verify/merge-reports.js';
-import { renderMarkdown as auditMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
+import { githubAnnotations as auditAnnotations, renderMarkdown as auditMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { reportFiles, reportMaxChars } from './options.js';
 
 export interface MergeReportsOptions {
@@ -69,7 +69,8 @@ export async function mergeReportsCommand(paths: readonly string[], o: MergeRepo
   const written = writeReports(reports, { json: () => `${JSON.stringify(merged.report, null, 2)}\n`, markdown: () => markdown(maxChars) });
   appendStepSummary(io.env, maxChars, markdown);
   let stdout: string;
-  if (merged.kind === 'audit') stdout = renderTerminal(merged.report);
+  if (o.format === 'github') stdout = merged.kind === 'audit' ? auditAnnotations(merged.report) : codemodAnnotations(merged.report);
+  else if (merged.kind === 'audit') stdout = renderTerminal(merged.report);
   else stdout = [...reviewLines(merged.report.files.map((f) => ({ ...f, relative: f.path }))), summaryLine(merged.report.summary, merged.report.mode === 'write'), ''].join('\n');
   return { merged, stdout, written };
 }

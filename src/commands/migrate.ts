@@ -10,7 +10,7 @@ import { findConfig, loadConfig } from '../codemod/config.js';
 import { runCodemod } from '../codemod/engine.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
 import { findFiles } from '../codemod/files.js';
-import { buildReport, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
+import { buildReport, githubAnnotations, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
 import { CodemodShard } from '../codemod/shards.js';
 import type { Transform } from '../codemod/transform.js';
 import { refuseDirty } from '../codemod/write-files.js';
@@ -85,6 +85,9 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const began = performance.now();
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
   const transforms = chooseTransforms(o.transforms);
+  // --format github is for stdout; a report file still says its own format by its name.
+  const annotate = o.format === 'github';
+  if (annotate && o.json) throw new UsageError('--format github and --json both write stdout: choose one');
   const reports = reportFiles(o.report, o.format);
   const maxChars = reportMaxChars(o.reportMaxChars);
   const shard = shardOption(o.shard);
@@ -125,6 +128,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const summary = summarise(run);
   let stdout = '';
   if (o.json) stdout = `${JSON.stringify({ summary, review: report.files.flatMap((f) => f.review.map((r) => ({ path: f.path, ...r }))) }, null, 2)}\n`;
+  else if (annotate) stdout = githubAnnotations(report);
   else if (!o.quiet && !o.write) stdout = io.colour ? colourDiff(patch) : patch;
   const review = reviewLines(run.files);
   const stderr = o.json ? '' : [...(o.quiet ? [] : review), summaryLine(summary, Boolean(o.write)), ''].join('\n');

@@ -59,7 +59,7 @@ export function shardOption(text: string | undefined): Shard | undefined {
   return { index, count };
 }
 
-/** --report FILE (repeatable) with --format: each file's format. */
+/** --report FILE (repeatable) with --format: each file's format. `--format github` is for stdout, so the file names say theirs. */
 export function reportFiles(paths: readonly string[] | undefined, format: string | undefined): ReportFile[] {
-  return (paths ?? []).map((path) => ({ path, format: reportFormat(path, format) }));
+  return (paths ?? []).map((path) => ({ path, format: reportFormat(path, format === 'github' ? undefined : format) }));
 }

@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { runAudit } from '../verify/audit.js';
 import { ApiCallError, ApiClient } from '../verify/http-client.js';
 import { partsOfShard, PlanError, planParts, type AuditPart } from '../verify/parts.js';
-import { applyBaseline, buildReport, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
+import { applyBaseline, buildReport, githubAnnotations, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
 import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
 import { httpUrl, reportFiles, reportMaxChars, shardOption, wholeNumber, type Shard } from './options.js';
@@ -124,6 +124,8 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
   const timeoutMs = wholeNumber('--timeout', o.timeout, 1, 3_600_000);
   const maxRetries = wholeNumber('--retries', o.retries, 0, 100);
   const resources = chooseKinds(o.kinds);
+  const annotate = o.format === 'github';
+  if (annotate && o.json) throw new UsageError('--format github and --json both write stdout: choose one');
   const reports = reportFiles(o.report, o.format);
   const shard = shardOption(o.shard);
   const maxChars = reportMaxChars(o.reportMaxChars);
@@ -179,7 +181,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
     appendStepSummary(io.env, maxChars, markdown);
     const connectionTrouble = report.findings.some((f) => f.kind === 'incomplete' && !f.baseline);
     const exitCode = connectionTrouble ? 2 : report.totals.failing > 0 ? 1 : 0;
-    const stdout = secrets.scrub(o.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report));
+    const stdout = secrets.scrub(o.json ? `${JSON.stringify(report, null, 2)}\n` : annotate ? githubAnnotations(report) : renderTerminal(report));
     return { exitCode, stdout, report, written };
   } finally {
     await client.close();

@@ -5,6 +5,7 @@
 import type { Shard } from '../commands/options.js';
 import { assumptions, type LocatedRule } from '../contract/index.js';
 import { fitDocument, type Listing } from '../report/budget.js';
+import { workflowCommand } from '../report/github-annotations.js';
 import { cell, code, DETAILS_CLOSE, detailsOpen, table, tableHead, tableRow } from '../report/markdown.js';
 import type { AuditResult, KindSummary } from './audit.js';
 import { fingerprint, isFailing, KIND_ORDER, type Finding, type FindingKind } from './findings.js';
@@ -180,3 +181,10 @@ export function renderTerminal(report: AuditReport, firstFindings = 10): string 
   ].join('\n');
 }
 
+/** `--format github`: an error for each failing finding (a baseline's are not failing). */
+export function githubAnnotations(report: AuditReport): string {
+  return report.findings
+    .filter(isFailing)
+    .map((f) => workflowCommand({ level: 'error', title: `migrate-v2 verify: ${f.kind} ${f.resource}`, message: findingLine(f).replace(/^- /, '') }))
+    .join('');
+}

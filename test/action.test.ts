@@ -132,7 +132,8 @@ describe('action.yml, executed', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.outputs['exit-code']).toBe('0');
     expect(readFileSync(join(run.outputs['dir']!, 'comment-body.md'), 'utf8')).toMatch(/^<!-- migrate-v2 verify -->\n# migrate-v2 parity audit\n/);
-    for (const inputs of [{ command: 'deploy' }, { 'report-max-chars': 'lots' }, { args: '--shard 9/2' }]) {
+    const bad: Record<string, string>[] = [{ command: 'deploy' }, { 'report-max-chars': 'lots' }, { args: '--shard 9/2' }];
+    for (const inputs of bad) {
       const bad = execute(runStep, inputs);
       expect(bad.outputs['exit-code'], JSON.stringify(inputs)).toBe('2');
       expect(bad.outputs['report'], JSON.stringify(inputs)).toBeUndefined();

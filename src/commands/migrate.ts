@@ -18,7 +18,7 @@ import { writeAll } from '../codemod/write-all.js';
 import { writeAtomically } from '../atomic-write.js';
 import { appendStepSummary } from '../report/step-summary.js';
 import { jsonReport, writeReports } from '../report/report-files.js';
-import { reportFiles, reportMaxChars, shardOption } from './options.js';
+import { githubFormat, reportFiles, reportMaxChars, shardOption } from './options.js';
 import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
@@ -85,9 +85,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const began = performance.now();
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
   const transforms = chooseTransforms(o.transforms);
-  // --format github is for stdout; a report file still says its own format by its name.
-  const annotate = o.format === 'github';
-  if (annotate && o.json) throw new UsageError('--format github and --json both write stdout: choose one');
+  const annotate = githubFormat(o.format, o.json);
   const reports = reportFiles(o.report, o.format);
   const maxChars = reportMaxChars(o.reportMaxChars);
   const shard = shardOption(o.shard);

@@ -59,6 +59,12 @@ export function shardOption(text: string | undefined): Shard | undefined {
   return { index, count };
 }
 
+/** True for --format github: annotations on stdout, which --json would also write. */
+export function githubFormat(format: string | undefined, json: boolean | undefined): boolean {
+  if (format === 'github' && json) throw new UsageError('--format github and --json both write stdout: choose one');
+  return format === 'github';
+}
+
 /** --report FILE (repeatable) with --format: each file's format. `--format github` is for stdout, so the file names say theirs. */
 export function reportFiles(paths: readonly string[] | undefined, format: string | undefined): ReportFile[] {
   return (paths ?? []).map((path) => ({ path, format: reportFormat(path, format === 'github' ? undefined : format) }));

@@ -15,7 +15,7 @@ import { partsOfShard, PlanError, planParts, type AuditPart } from '../verify/pa
 import { applyBaseline, buildReport, githubAnnotations, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
 import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
-import { httpUrl, reportFiles, reportMaxChars, shardOption, wholeNumber, type Shard } from './options.js';
+import { githubFormat, httpUrl, reportFiles, reportMaxChars, shardOption, wholeNumber, type Shard } from './options.js';
 
 export interface VerifyCommandOptions {
   baseUrl?: string;
@@ -124,8 +124,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
   const timeoutMs = wholeNumber('--timeout', o.timeout, 1, 3_600_000);
   const maxRetries = wholeNumber('--retries', o.retries, 0, 100);
   const resources = chooseKinds(o.kinds);
-  const annotate = o.format === 'github';
-  if (annotate && o.json) throw new UsageError('--format github and --json both write stdout: choose one');
+  const annotate = githubFormat(o.format, o.json);
   const reports = reportFiles(o.report, o.format);
   const shard = shardOption(o.shard);
   const maxChars = reportMaxChars(o.reportMaxChars);

@@ -157,17 +157,19 @@ function verifyCommandLine(): Command {
 
 function mergeReportsCommandLine(): Command {
   return new Command('merge-reports')
-    .summary("merge the JSON reports of a CI matrix's shards into one")
+    .summary("merge the JSON reports of a matrix's shards")
     .description(
       'Merge the JSON reports of the shards of one run (migrate-v2 --shard i/n, or verify --shard i/n; not both kinds) ' +
         'into the report of the whole run: markdown within the same bound, or JSON. Every shard must be there, once.',
     )
-    .argument('<reports...>', 'the JSON report of each shard')
+    // The reports are taken as they come, not declared: a declared argument would widen every line of the command list.
+    .usage('[options] <report.json...>')
+    .allowExcessArguments()
     .option('--report <file>', 'write the merged report: FILE.md (for a pull request) or FILE.json; repeatable', collect)
     .addOption(formatOption())
     .addOption(reportMaxCharsOption())
-    .action(async (paths: string[], options: MergeReportsOptions) => {
-      const outcome = await mergeReportsCommand(paths, options, { env: process.env });
+    .action(async (options: MergeReportsOptions, command: Command) => {
+      const outcome = await mergeReportsCommand(command.args, options, { env: process.env });
       process.stdout.write(outcome.stdout);
       for (const path of outcome.written) process.stderr.write(`report written to ${path}\n`);
     });

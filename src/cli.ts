@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_EMULATOR_PORT, printDataset, startEmulatorCommand, type EmulatorCommandOptions } from './commands/emulator.js';
 import { contractCommand } from './commands/contract.js';
 import { COMMENT_MAX_CHARS } from './commands/options.js';
+import { mergeReportsCommand, type MergeReportsOptions } from './commands/merge-reports.js';
 import { listTransforms, migrateCommand, type MigrateCommandOptions } from './commands/migrate.js';
 import { verifyCommand, type VerifyCommandOptions } from './commands/verify.js';
 import { isUsageError } from './errors.js';
@@ -20,6 +21,10 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 function reportMaxCharsOption(): Option {
   return new Option('--report-max-chars <n>', 'at most this many characters of markdown report and of step summary (the default: what a GitHub comment takes)').default(String(COMMENT_MAX_CHARS));
+}
+
+function formatOption(): Option {
+  return new Option('--format <format>', 'md or json: the report format when the file name does not say; github: annotations on stdout').choices(['md', 'json', 'github']);
 }
 
 function emulatorCommand(): Command {
@@ -71,8 +76,8 @@ function migrateCommandLine(): Command {
     .option('--write', 'apply the changes (atomic writes; every result re-parsed)')
     .option('--check', 'exit 1 when changes or manual-review items are pending (for CI)')
     .option('--allow-dirty', 'with --write: change files that have uncommitted changes')
-    .option('--report <file>', 'write a report: FILE.md (for a pull request) or FILE.json')
-    .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
+    .option('--report <file>', 'write a report: FILE.md (for a pull request) or FILE.json; repeatable', collect)
+    .addOption(formatOption())
     .addOption(reportMaxCharsOption())
     .option('--patch <file>', 'write the unified patch')
     .option('--tsconfig <path>', 'use this tsconfig for types across files (default: the nearest tsconfig.json)')
@@ -83,6 +88,7 @@ function migrateCommandLine(): Command {
     .option('--exclude <glob>', 'skip files matching (repeatable)', collect)
     .option('--quiet', 'no diff and no review list: the summary only')
     .option('--json', 'print the summary and review items as JSON')
+    .option('--shard <i/n>', 'run part i of n for a CI matrix: files that import each other stay in one part')
     .action((paths: string[], options: MigrateCommandOptions & { listTransforms?: boolean }) => {
       if (options.listTransforms) {
         process.stdout.write(listTransforms());
@@ -125,11 +131,12 @@ function verifyCommandLine(): Command {
     .option('--timeout <ms>', 'time allowed for the whole answer of each attempt, headers and body', '30000')
     .option('--retries <n>', 'retries per request (5xx, 429, resets, truncated bodies)', '6')
     .option('--report <file>', 'write the report: FILE.md (markdown) or FILE.json (every finding); repeatable', collect)
-    .addOption(new Option('--format <format>', 'report format when the file name does not say').choices(['md', 'json']))
+    .addOption(formatOption())
     .addOption(reportMaxCharsOption())
     .option('--baseline <old.json>', 'a previous JSON report: fail only on findings it does not have')
     .option('--json', 'print the report as JSON instead of the summary')
     .option('--quiet', 'no progress line')
+    .option('--shard <i/n>', 'audit part i of n for a CI matrix: by kind, and with --scope by top-level group under it')
     .option('--emulator-dataset <name>', 'embedded emulator: dataset (demo, large:N or a file)', 'demo')
     .option('--emulator-faults <spec>', 'embedded emulator: inject faults (see emulator --help)')
     .option('--emulator-drift <spec>', 'embedded emulator: inject drift (see emulator --help)')
@@ -145,6 +152,26 @@ function verifyCommandLine(): Command {
       process.stdout.write(outcome.stdout);
       for (const path of outcome.written) process.stderr.write(`report written to ${path}\n`);
       process.exitCode = outcome.exitCode;
+    });
+}
+
+function mergeReportsCommandLine(): Command {
+  return new Command('merge-reports')
+    .summary("merge the JSON reports of a matrix's shards")
+    .description(
+      'Merge the JSON reports of the shards of one run (migrate-v2 --shard i/n, or verify --shard i/n; not both kinds) ' +
+        'into the report of the whole run: markdown within the same bound, or JSON. Every shard must be there, once.',
+    )
+    // The reports are taken as they come, not declared: a declared argument would widen every line of the command list.
+    .usage('[options] <report.json...>')
+    .allowExcessArguments()
+    .option('--report <file>', 'write the merged report: FILE.md (for a pull request) or FILE.json; repeatable', collect)
+    .addOption(formatOption())
+    .addOption(reportMaxCharsOption())
+    .action(async (options: MergeReportsOptions, command: Command) => {
+      const outcome = await mergeReportsCommand(command.args, options, { env: process.env });
+      process.stdout.write(outcome.stdout);
+      for (const path of outcome.written) process.stderr.write(`report written to ${path}\n`);
     });
 }
 
@@ -167,6 +194,7 @@ export function buildProgram(): Command {
   program.addCommand(migrateCommandLine(), { isDefault: true });
   program.addCommand(verifyCommandLine());
   program.addCommand(emulatorCommand());
+  program.addCommand(mergeReportsCommandLine());
   program.addCommand(contractCommandLine());
   for (const command of program.commands) command.exitOverride().showHelpAfterError('(run with --help for usage)');
   return program;

@@ -115,6 +115,8 @@ export interface CodemodOptions {
   /** What migrate-v2.config.json declares (wrappers of packages the codemod cannot read). */
   config?: CodemodConfig;
   progress?: Progress;
+  /** With --shard: of the prefilter's candidates (chosen over every file read), those this run analyses. */
+  narrow?: (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>) => ReadonlySet<string>;
 }
 
 const IMPORT_SPECIFIER = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -127,8 +129,13 @@ function withoutExtension(path: string): string {
   return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '').replace(/\/index$/, '');
 }
 
+/** The files of the selection by path without extension, as relative imports name them. */
+export function stemIndex(raws: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
+}
+
 /** The files of the selection a file imports by a relative path. */
-function importsOf(path: string, raw: string, byStem: ReadonlyMap<string, string>): string[] {
+export function importsOf(path: string, raw: string, byStem: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
   for (const m of raw.matchAll(IMPORT_SPECIFIER)) {
     const target = byStem.get(withoutExtension(resolve(dirname(path), m[1]!)));
@@ -139,7 +146,7 @@ function importsOf(path: string, raw: string, byStem: ReadonlyMap<string, string
 
 /** Files of the selection that another file of it imports. */
 function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
-  const byStem = new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
+  const byStem = stemIndex(raws);
   const out = new Set<string>();
   for (const [path, raw] of raws) for (const dep of importsOf(path, raw, byStem)) out.add(dep);
   return out;
@@ -152,7 +159,7 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
 function candidates(raws: ReadonlyMap<string, string>, typed: boolean): Set<string> {
   const marked = new Set([...raws].filter(([, raw]) => mayCallV1(raw)).map(([path]) => path));
   if (!typed || marked.size === 0) return marked;
-  const byStem = new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
+  const byStem = stemIndex(raws);
   const targets = new Set(marked);
   // What a marked file imports may declare the record types it reads, or the transport its calls go through.
   for (const path of marked) for (const dep of importsOf(path, raws.get(path)!, byStem)) if (RENAMABLE_TYPE.test(raws.get(dep)!) || TRANSPORT.test(raws.get(dep)!)) targets.add(dep);
@@ -218,7 +225,8 @@ export function runCodemod(files: readonly string[], transforms: readonly Transf
       if (!outcomes.has(path)) outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
     }
   };
-  const selected = candidates(raws, Boolean(options.tsconfig));
+  const everyCandidate = candidates(raws, Boolean(options.tsconfig));
+  const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
   let typeCheck: TypeCheckSummary | undefined;
   if (selected.size > 0) {
     const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };

@@ -1,5 +1,7 @@
 /** The codemod's reports: a terminal summary, markdown fit for a pull request, JSON for machines. */
+import type { Shard } from '../commands/options.js';
 import { fitDocument, nameList, type Listing } from '../report/budget.js';
+import { workflowCommand } from '../report/github-annotations.js';
 import { cell, code, details, fenced, htmlCode, table, tableHead, tableRow } from '../report/markdown.js';
 import type { CodemodRun, FileOutcome } from './engine.js';
 import { unifiedDiff } from './diff.js';
@@ -34,7 +36,7 @@ export function summaryLine(s: CodemodSummary, wrote: boolean): string {
   return `${s.scanned} files scanned, ${s.changed} ${wrote ? 'changed' : 'to change'}, ${s.unchanged} unchanged, ${s.review} manual-review items, ${s.errors} errors${types}, ${(s.ms / 1000).toFixed(1)} s`;
 }
 
-export function reviewLines(files: readonly FileOutcome[]): string[] {
+export function reviewLines(files: readonly Pick<FileOutcome, 'relative' | 'error' | 'review'>[]): string[] {
   return files.flatMap((f) => [
     ...(f.error ? [`${f.relative}: error: ${f.error}`] : []),
     ...f.review.map((r) => `${f.relative}:${r.line}: ${r.why} [${r.transform}]`),
@@ -45,15 +47,18 @@ export interface CodemodReport {
   tool: 'migrate-v2';
   version: string;
   mode: 'dry-run' | 'write';
+  /** Set on the report of one shard of a CI matrix; `merge-reports` puts the shards together. */
+  shard?: Shard;
   summary: CodemodSummary;
   files: { path: string; changed: boolean; error?: string; review: { line: number; why: string; transform: string }[]; diff?: string }[];
 }
 
-export function buildReport(run: CodemodRun, version: string, wrote: boolean): CodemodReport {
+export function buildReport(run: CodemodRun, version: string, wrote: boolean, shard?: Shard): CodemodReport {
   return {
     tool: 'migrate-v2',
     version,
     mode: wrote ? 'write' : 'dry-run',
+    ...(shard ? { shard } : {}),
     summary: summarise(run),
     files: run.files
       .filter((f) => f.changed || f.error || f.review.length > 0)
@@ -82,7 +87,8 @@ function summaryTable(report: CodemodReport): string {
   const s = report.summary;
   const header = ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after'];
   const types = s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)';
-  return `## migrate-v2: v1 to v2beta1\n\n${table(header, [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), types]])}\n\n`;
+  const part = report.shard ? ` (shard ${report.shard.index} of ${report.shard.count})` : '';
+  return `## migrate-v2: v1 to v2beta1${part}\n\n${table(header, [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), types]])}\n\n`;
 }
 
 function reviewRows(report: CodemodReport): string[] {
@@ -120,4 +126,14 @@ function changesListing(changed: CodemodReport['files'], options: MarkdownOption
     leftOut: (omitted) => note(omitted, noteRoom),
     noteRoom,
   };
+}
+
+/** `--format github`: a warning on each manual-review line, an error on each file that failed. */
+export function githubAnnotations(report: CodemodReport): string {
+  return report.files
+    .flatMap((f) => [
+      ...(f.error ? [workflowCommand({ level: 'error', file: f.path, title: 'migrate-v2', message: f.error })] : []),
+      ...f.review.map((r) => workflowCommand({ level: 'warning', file: f.path, line: r.line, title: `migrate-v2 ${r.transform}`, message: r.why })),
+    ])
+    .join('');
 }

@@ -10,13 +10,15 @@ import { findConfig, loadConfig } from '../codemod/config.js';
 import { runCodemod } from '../codemod/engine.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
 import { findFiles } from '../codemod/files.js';
-import { buildReport, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
+import { buildReport, githubAnnotations, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
+import { CodemodShard } from '../codemod/shards.js';
 import type { Transform } from '../codemod/transform.js';
 import { refuseDirty } from '../codemod/write-files.js';
 import { writeAll } from '../codemod/write-all.js';
 import { writeAtomically } from '../atomic-write.js';
 import { appendStepSummary } from '../report/step-summary.js';
-import { reportFormat, reportMaxChars } from './options.js';
+import { jsonReport, writeReports } from '../report/report-files.js';
+import { githubFormat, reportFiles, reportMaxChars, shardOption } from './options.js';
 import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
@@ -25,7 +27,7 @@ export interface MigrateCommandOptions {
   write?: boolean;
   check?: boolean;
   allowDirty?: boolean;
-  report?: string;
+  report?: string[];
   format?: string;
   reportMaxChars?: string;
   patch?: string;
@@ -34,6 +36,7 @@ export interface MigrateCommandOptions {
   exclude?: string[];
   quiet?: boolean;
   json?: boolean;
+  shard?: string;
 }
 
 export interface MigrateIo {
@@ -82,9 +85,12 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const began = performance.now();
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
   const transforms = chooseTransforms(o.transforms);
-  const format = o.report ? reportFormat(o.report, o.format) : undefined;
+  const annotate = githubFormat(o.format, o.json);
+  const reports = reportFiles(o.report, o.format);
   const maxChars = reportMaxChars(o.reportMaxChars);
+  const shard = shardOption(o.shard);
   const files = findFiles(paths && paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
+  const sharding = shard ? new CodemodShard(shard, files, io.cwd) : undefined;
   const started = performance.now();
   let drawn = 0;
   // Only for runs that last, and at most ten times a second: a progress line for a short run is noise.
@@ -93,6 +99,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const run = runCodemod(files, transforms, io.cwd, {
     ...(tsconfig ? { tsconfig } : {}),
     ...(configFile ? { config: loadConfig(configFile) } : {}),
+    ...(sharding ? { narrow: sharding.narrow } : {}),
     progress: (done, total) => {
       const now = performance.now();
       if (!io.progress || now - started < 1000 || now - drawn < 100) return;
@@ -100,6 +107,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
       io.progress(`${done}/${total} files · ${((now - started) / 1000).toFixed(1)} s`);
     },
   });
+  if (sharding) run.files = sharding.keepOwned(run.files);
   const changed = run.files.filter((f) => f.changed);
   if (o.write) {
     if (!o.allowDirty) refuseDirty(changed.map((f) => f.path));
@@ -108,15 +116,17 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const patch = changed.map(unifiedDiff).join('');
   // The time a user waited: reading, analysis, diffs and writes, not the engine's part alone.
   run.ms = performance.now() - began;
-  const report = buildReport(run, io.version, Boolean(o.write));
-  const markdown = (bound: number) => renderMarkdown(report, { maxChars: bound, ...(o.patch ? { patch: o.patch } : {}), ...(o.report && format === 'json' ? { json: o.report } : {}) });
+  const report = buildReport(run, io.version, Boolean(o.write), shard);
+  const json = jsonReport(reports);
+  const markdown = (bound: number) => renderMarkdown(report, { maxChars: bound, ...(o.patch ? { patch: o.patch } : {}), ...(json ? { json } : {}) });
   if (o.patch) writeAtomically(o.patch, patch);
-  if (o.report) writeAtomically(o.report, format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : markdown(maxChars));
+  writeReports(reports, { json: () => `${JSON.stringify(report, null, 2)}\n`, markdown: () => markdown(maxChars) });
   appendStepSummary(io.env, maxChars, markdown);
 
   const summary = summarise(run);
   let stdout = '';
   if (o.json) stdout = `${JSON.stringify({ summary, review: report.files.flatMap((f) => f.review.map((r) => ({ path: f.path, ...r }))) }, null, 2)}\n`;
+  else if (annotate) stdout = githubAnnotations(report);
   else if (!o.quiet && !o.write) stdout = io.colour ? colourDiff(patch) : patch;
   const review = reviewLines(run.files);
   const stderr = o.json ? '' : [...(o.quiet ? [] : review), summaryLine(summary, Boolean(o.write)), ''].join('\n');

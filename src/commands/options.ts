@@ -1,6 +1,7 @@
 /** Reading the flags the commands share: whole numbers in a range, http(s) URLs, the format of a report file and its bound. */
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
+import type { ReportFile } from '../report/report-files.js';
 
 /** An http(s) URL without credentials and without its trailing slashes. */
 export function httpUrl(flag: string, text: string): string {
@@ -40,4 +41,31 @@ export const COMMENT_MAX_CHARS = 65_536;
 /** --report-max-chars; the least leaves room for a report's summary and every note on what was cut. */
 export function reportMaxChars(text: string | undefined): number {
   return wholeNumber('--report-max-chars', text ?? String(COMMENT_MAX_CHARS), 10_000, 100_000_000);
+}
+
+/** One part of a run split for a CI matrix: `index` of `count`, counted from 1 as matrices count. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** --shard I/N, as a matrix writes it (`--shard 2/4`). */
+export function shardOption(text: string | undefined): Shard | undefined {
+  if (text === undefined) return undefined;
+  const m = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must be I/N with 1 <= I <= N (such as 2/4), got "${text}"`);
+  return { index, count };
+}
+
+/** True for --format github: annotations on stdout, which --json would also write. */
+export function githubFormat(format: string | undefined, json: boolean | undefined): boolean {
+  if (format === 'github' && json) throw new UsageError('--format github and --json both write stdout: choose one');
+  return format === 'github';
+}
+
+/** --report FILE (repeatable) with --format: each file's format. `--format github` is for stdout, so the file names say theirs. */
+export function reportFiles(paths: readonly string[] | undefined, format: string | undefined): ReportFile[] {
+  return (paths ?? []).map((path) => ({ path, format: reportFormat(path, format === 'github' ? undefined : format) }));
 }

@@ -4,17 +4,18 @@
  */
 import pLimit from 'p-limit';
 import { readFile } from 'node:fs/promises';
-import { writeAtomically } from '../atomic-write.js';
+import { jsonReport, writeReports } from '../report/report-files.js';
 import { appendStepSummary } from '../report/step-summary.js';
 import { IDENTIFIERS, modelledResources, type ResourceContract } from '../contract/index.js';
 import { DEFAULT_API_TOKEN } from '../emulator/emulator.js';
 import { UsageError } from '../errors.js';
 import { runAudit } from '../verify/audit.js';
 import { ApiCallError, ApiClient } from '../verify/http-client.js';
-import { applyBaseline, buildReport, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
+import { partsOfShard, PlanError, planParts, type AuditPart } from '../verify/parts.js';
+import { applyBaseline, buildReport, githubAnnotations, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
 import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
-import { httpUrl, reportFormat, reportMaxChars, wholeNumber } from './options.js';
+import { githubFormat, httpUrl, reportFiles, reportMaxChars, shardOption, wholeNumber, type Shard } from './options.js';
 
 export interface VerifyCommandOptions {
   baseUrl?: string;
@@ -34,6 +35,7 @@ export interface VerifyCommandOptions {
   reportMaxChars?: string;
   baseline?: string;
   json?: boolean;
+  shard?: string;
   emulatorDataset: string;
   emulatorFaults?: string;
   emulatorDrift?: string;
@@ -105,6 +107,16 @@ async function preflight(client: ApiClient, resource: ResourceContract, baseUrl:
   }
 }
 
+/** This shard's parts of the audit; a split that cannot be read fails the run (exit 2), as a kind left incomplete does. */
+async function shardParts(client: ApiClient, resources: ResourceContract[], o: { scope?: string; maxPages: number; shard: Shard; secrets: Secrets }): Promise<AuditPart[]> {
+  try {
+    return partsOfShard(await planParts(client, resources, o.scope, o.maxPages), o.shard);
+  } catch (error) {
+    if (!(error instanceof PlanError)) throw error;
+    throw new UsageError(o.secrets.scrub(`--shard: cannot split the audit by top-level group: ${error.message}`));
+  }
+}
+
 export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Promise<VerifyOutcome> {
   const concurrency = wholeNumber('--concurrency', o.concurrency, 1, 256);
   const pageSize = wholeNumber('--page-size', o.pageSize, 1, 1000);
@@ -112,7 +124,9 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
   const timeoutMs = wholeNumber('--timeout', o.timeout, 1, 3_600_000);
   const maxRetries = wholeNumber('--retries', o.retries, 0, 100);
   const resources = chooseKinds(o.kinds);
-  const reports = (o.report ?? []).map((path) => ({ path, format: reportFormat(path, o.format) }));
+  const annotate = githubFormat(o.format, o.json);
+  const reports = reportFiles(o.report, o.format);
+  const shard = shardOption(o.shard);
   const maxChars = reportMaxChars(o.reportMaxChars);
   if (o.scope && !new RegExp(IDENTIFIERS.uidPattern).test(o.scope)) throw new UsageError(`--scope must be a group uid, got "${o.scope}"`);
   const baseline = o.baseline ? await readBaseline(o.baseline) : undefined;
@@ -141,10 +155,12 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
   const client = new ApiClient({ baseUrl, tokens, limit: pLimit(concurrency), timeoutMs, retry: { maxRetries, minDelayMs: 100, maxDelayMs: 5_000 }, connections: concurrency });
   try {
     await preflight(client, resources[0]!, baseUrl, secrets);
+    const parts = shard ? await shardParts(client, resources, { ...(o.scope ? { scope: o.scope } : {}), maxPages, shard, secrets }) : undefined;
     const result = await runAudit({
       client,
       resources,
       ...(o.scope ? { scope: o.scope } : {}),
+      ...(parts ? { parts } : {}),
       pageSize,
       maxPages,
       ...(io.progress
@@ -154,21 +170,17 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
     if (baseline) applyBaseline(result.findings, baseline);
     const report = buildReport(
       result,
-      { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
+      { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), ...(shard ? { shard } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
       resources.map((r) => r.kind),
     );
-    const json = reports.find((r) => r.format === 'json')?.path;
+    const json = jsonReport(reports);
     // Scrubbing after the cut keeps the bound: a secret (4 characters or more) becomes ***, and the cut falls between whole rows.
     const markdown = (bound: number) => secrets.scrub(renderMarkdown(report, { maxChars: bound, ...(json ? { json } : {}) }));
-    const written: string[] = [];
-    for (const { path, format } of reports) {
-      writeAtomically(path, format === 'json' ? secrets.scrub(`${JSON.stringify(report, null, 2)}\n`) : markdown(maxChars));
-      written.push(path);
-    }
+    const written = writeReports(reports, { json: () => secrets.scrub(`${JSON.stringify(report, null, 2)}\n`), markdown: () => markdown(maxChars) });
     appendStepSummary(io.env, maxChars, markdown);
     const connectionTrouble = report.findings.some((f) => f.kind === 'incomplete' && !f.baseline);
     const exitCode = connectionTrouble ? 2 : report.totals.failing > 0 ? 1 : 0;
-    const stdout = secrets.scrub(o.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report));
+    const stdout = secrets.scrub(o.json ? `${JSON.stringify(report, null, 2)}\n` : annotate ? githubAnnotations(report) : renderTerminal(report));
     return { exitCode, stdout, report, written };
   } finally {
     await client.close();

@@ -81,7 +81,7 @@ export const QUERY_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** Names of the list parameters, in their canonical spelling (v2 §4 "Common list parameters"). */
-export const LIST_PARAMS = { pageSize: 'page_size', pageToken: 'page_token', orderBy: 'order_by', skip: 'skip', descendantsOf: 'uidp.descendants_of' } as const;
+export const LIST_PARAMS = { pageSize: 'page_size', pageToken: 'page_token', orderBy: 'order_by', skip: 'skip', descendantsOf: 'uidp.descendants_of', childrenOf: 'uidp.children_of' } as const;
 export const LIST_PARAMETERS = [LIST_PARAMS.pageSize, LIST_PARAMS.pageToken, LIST_PARAMS.orderBy, LIST_PARAMS.skip] as const;
 
 /** The list envelope's fields besides the array (v2 §2 "List response envelope"). */

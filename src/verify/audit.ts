@@ -3,10 +3,12 @@
  * v1 `id` = v2 `uid`, compare them, and classify what differs. Records created or changed while the
  * walk ran are read again once before anything is reported against them.
  */
-import { fillTemplate, LIST_PARAMS, parseTimestamp, readOneQuery, type ResourceContract } from '../contract/index.js';
+import { fillTemplate, parseTimestamp, readOneQuery, type ResourceContract } from '../contract/index.js';
+import { combineKind, emptySummary } from './combine.js';
 import { compareRecords, oneSidedFields, recordTimes, type RecordComparison } from './compare.js';
 import type { Finding } from './findings.js';
 import { ApiCallError, type ApiClient } from './http-client.js';
+import { partFilters, wholeKinds, type AuditPart } from './parts.js';
 import { readV1, recordsOf, walkV2, type Json } from './walk.js';
 
 export interface AuditOptions {
@@ -14,6 +16,8 @@ export interface AuditOptions {
   resources: readonly ResourceContract[];
   /** Audit only the descendants of this group. */
   scope?: string;
+  /** The parts to audit (a shard's); by default every kind whole, within the scope. */
+  parts?: readonly AuditPart[];
   pageSize: number;
   maxPages: number;
   now?: () => number;
@@ -50,12 +54,6 @@ export interface AuditResult {
   finishedAt: string;
 }
 
-function scopeFilters(resource: ResourceContract, version: 'v1' | 'v2', scope: string | undefined): URLSearchParams {
-  const q = new URLSearchParams();
-  if (scope && resource[version].endpoints.list!.filters.includes(LIST_PARAMS.descendantsOf)) q.set(LIST_PARAMS.descendantsOf, scope);
-  return q;
-}
-
 class KindAudit {
   readonly findings: Finding[] = [];
   readonly summary: KindSummary;
@@ -67,17 +65,20 @@ class KindAudit {
   private readonly unknownKeys = new Map<string, number>();
   private readonly suspects: { uid: string; v1?: Json; v2?: Json; comparison?: RecordComparison }[] = [];
 
+  private readonly resource: ResourceContract;
+
   constructor(
-    private readonly resource: ResourceContract,
+    readonly part: AuditPart,
     private readonly o: AuditOptions,
     private readonly windowStartMicros: number,
     private readonly progress: AuditProgress,
   ) {
-    this.summary = { kind: resource.kind, compared: 0, equal: 0, expected: 0, differences: 0, missingInV1: 0, missingInV2: 0, breaches: 0, changedDuringWalk: 0, incomplete: false, pages: 0, emptyPages: 0 };
+    this.resource = part.resource;
+    this.summary = emptySummary(part.resource.kind);
   }
 
   async run(): Promise<void> {
-    const v1 = readV1(this.o.client, this.resource.v1.endpoints.list!, scopeFilters(this.resource, 'v1', this.o.scope), this.o.maxPages).then((items) => {
+    const v1 = readV1(this.o.client, this.resource.v1.endpoints.list!, partFilters(this.part, 'v1'), this.o.maxPages).then((items) => {
       for (const item of items) this.v1ById.set(String(item['id']), item);
       this.v1Ready = true;
       for (const page of this.pending.splice(0)) this.comparePage(page);
@@ -85,7 +86,7 @@ class KindAudit {
     const v2 = walkV2({
       client: this.o.client,
       resource: this.resource,
-      filters: scopeFilters(this.resource, 'v2', this.o.scope),
+      filters: partFilters(this.part, 'v2'),
       pageSize: this.o.pageSize,
       maxPages: this.o.maxPages,
       onPage: (items) => {
@@ -225,13 +226,14 @@ export async function runAudit(o: AuditOptions): Promise<AuditResult> {
   const progress: AuditProgress = { compared: 0, pages: 0 };
   const timer = o.onProgress ? setInterval(() => o.onProgress!(progress), 200) : undefined;
   try {
-    const audits = o.resources.map((r) => new KindAudit(r, o, windowStartMicros, progress));
+    const audits = (o.parts ?? wholeKinds(o.resources, o.scope)).map((p) => new KindAudit(p, o, windowStartMicros, progress));
     await Promise.all(audits.map((a) => a.run()));
+    const kinds = o.resources.map((r) => combineKind(r.kind, audits.filter((a) => a.part.resource === r)));
     return {
-      summaries: audits.map((a) => a.summary),
-      findings: audits.flatMap((a) => a.findings),
+      summaries: kinds.map((k) => k.summary),
+      findings: kinds.flatMap((k) => k.findings),
       pages: progress.pages,
-      emptyPages: audits.reduce((n, a) => n + a.summary.emptyPages, 0),
+      emptyPages: kinds.reduce((n, k) => n + k.summary.emptyPages, 0),
       startedAt,
       finishedAt: new Date(now()).toISOString(),
     };

@@ -41,6 +41,9 @@ export interface Finding {
   baseline?: boolean;
 }
 
+/** The order findings are shown in: most serious first, then those that do not fail. */
+export const KIND_ORDER: readonly FindingKind[] = ['incomplete', 'contract-breach', 'missing-in-v2', 'missing-in-v1', 'field-differs', 'changed-during-walk', 'expected-difference', 'not-in-contract'];
+
 /** Kinds that fail an audit (unless a baseline knows them). */
 export const FAILING: Record<FindingKind, boolean> = {
   'missing-in-v2': true,

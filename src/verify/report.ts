@@ -2,11 +2,13 @@
  * The audit report in three forms: JSON with every finding (for machines and baselines), markdown
  * for a pull request or an audit record, and a terminal summary.
  */
+import type { Shard } from '../commands/options.js';
 import { assumptions, type LocatedRule } from '../contract/index.js';
 import { fitDocument, type Listing } from '../report/budget.js';
+import { workflowCommand } from '../report/github-annotations.js';
 import { cell, code, DETAILS_CLOSE, detailsOpen, table, tableHead, tableRow } from '../report/markdown.js';
 import type { AuditResult, KindSummary } from './audit.js';
-import { fingerprint, isFailing, type Finding, type FindingKind } from './findings.js';
+import { fingerprint, isFailing, KIND_ORDER, type Finding, type FindingKind } from './findings.js';
 
 export type Verdict = 'parity' | 'findings' | 'incomplete';
 
@@ -14,6 +16,8 @@ export interface AuditReport {
   tool: 'migrate-v2 verify';
   version: string;
   target: { baseUrl: string; embeddedEmulator: boolean; scope?: string };
+  /** Set on the report of one shard of a CI matrix; `merge-reports` puts the shards together. */
+  shard?: Shard;
   startedAt: string;
   finishedAt: string;
   stats: { requests: number; retries: number; pages: number; emptyPages: number; elapsedMs: number };
@@ -27,7 +31,7 @@ export interface AuditReport {
 
 export function buildReport(
   result: AuditResult,
-  meta: { version: string; baseUrl: string; embeddedEmulator: boolean; scope?: string; requests: number; retries: number; elapsedMs: number },
+  meta: { version: string; baseUrl: string; embeddedEmulator: boolean; scope?: string; shard?: Shard; requests: number; retries: number; elapsedMs: number },
   audited: readonly string[],
 ): AuditReport {
   const failing = result.findings.filter(isFailing);
@@ -37,6 +41,7 @@ export function buildReport(
     tool: 'migrate-v2 verify',
     version: meta.version,
     target: { baseUrl: meta.baseUrl, embeddedEmulator: meta.embeddedEmulator, ...(meta.scope ? { scope: meta.scope } : {}) },
+    ...(meta.shard ? { shard: meta.shard } : {}),
     startedAt: result.startedAt,
     finishedAt: result.finishedAt,
     stats: { requests: meta.requests, retries: meta.retries, pages: result.pages, emptyPages: result.emptyPages, elapsedMs: meta.elapsedMs },
@@ -109,8 +114,6 @@ export interface MarkdownOptions {
   json?: string;
 }
 
-const KIND_ORDER: FindingKind[] = ['incomplete', 'contract-breach', 'missing-in-v2', 'missing-in-v1', 'field-differs', 'changed-during-walk', 'expected-difference', 'not-in-contract'];
-
 /** Markdown for a pull request or an audit record, in at most `maxChars`: the verdict and summary, then the findings kind by kind. */
 export function renderMarkdown(report: AuditReport, options: MarkdownOptions): string {
   const where = options.json ? `every one is in ${code(options.json)}` : 'run with `--report audit.json` for every one';
@@ -124,7 +127,7 @@ export function renderMarkdown(report: AuditReport, options: MarkdownOptions): s
 function summarySection(report: AuditReport): string {
   const target = `Target ${code(report.target.baseUrl)}${report.target.embeddedEmulator ? ' (the embedded emulator)' : ''}${report.target.scope ? `, scope ${code(report.target.scope)}` : ''}`;
   return [
-    '# migrate-v2 parity audit',
+    `# migrate-v2 parity audit${report.shard ? ` (shard ${report.shard.index} of ${report.shard.count})` : ''}`,
     `**${VERDICT_TEXT[report.verdict]}**`,
     `${target}; ${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages${emptyPagesNote(report)}.`,
     table(SUMMARY_HEADER, summaryRows(report.summary)),
@@ -154,15 +157,19 @@ function assumptionsListing(assumed: LocatedRule[], where: string): Listing {
   };
 }
 
+/** A finding in one line, after its kind and resource: uid, field, both values, or what it says. */
+function findingLine(f: Finding): string {
+  const values = f.v1 !== undefined || f.v2 !== undefined ? `: v1 ${JSON.stringify(f.v1)} / v2 ${JSON.stringify(f.v2)}` : '';
+  const head = [f.uid, f.path].filter(Boolean).join(' ');
+  return `${head}${values}${f.kind === 'field-differs' ? '' : ` - ${f.message}`}`.trim();
+}
+
 export function renderTerminal(report: AuditReport, firstFindings = 10): string {
   const rows = [SUMMARY_HEADER, ...summaryRows(report.summary)];
   const widths = SUMMARY_HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd());
   const failing = report.findings.filter(isFailing);
-  const shown = failing.slice(0, firstFindings).map((f) => {
-    const values = f.v1 !== undefined || f.v2 !== undefined ? `: v1 ${JSON.stringify(f.v1)} / v2 ${JSON.stringify(f.v2)}` : '';
-    return `  ${f.kind} ${f.resource}${f.uid ? ` ${f.uid}` : ''}${f.path ? ` ${f.path}` : ''}${values}${f.kind === 'field-differs' ? '' : ` - ${f.message}`}`;
-  });
+  const shown = failing.slice(0, firstFindings).map((f) => `  ${f.kind} ${f.resource} ${findingLine(f)}`);
   const expected = report.findings.filter((f) => f.kind === 'expected-difference').length;
   return [
     ...lines,
@@ -172,4 +179,12 @@ export function renderTerminal(report: AuditReport, firstFindings = 10): string 
       `${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages${emptyPagesNote(report)}, ${(report.stats.elapsedMs / 1000).toFixed(1)} s.`,
     '',
   ].join('\n');
+}
+
+/** `--format github`: an error for each failing finding (a baseline's are not failing). */
+export function githubAnnotations(report: AuditReport): string {
+  return report.findings
+    .filter(isFailing)
+    .map((f) => workflowCommand({ level: 'error', title: `migrate-v2 verify: ${f.kind} ${f.resource}`, message: findingLine(f).replace(/^- /, '') }))
+    .join('');
 }

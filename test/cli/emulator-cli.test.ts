@@ -31,7 +31,7 @@ describe('migrate-v2 emulator (CLI)', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     const commands = r.stdout.slice(r.stdout.indexOf('Commands:')).split('\n').slice(1).filter((l) => l.trim());
-    expect(commands.map((l) => l.trim().split(' ')[0])).toEqual(['migrate', 'verify', 'emulator', 'contract', 'help']);
+    expect(commands.map((l) => l.trim().split(' ')[0])).toEqual(['migrate', 'verify', 'emulator', 'merge-reports', 'contract', 'help']);
     expect(commands.every((l) => /^  \S/.test(l) && l.length <= 80)).toBe(true);
     expect(r.stdout).toMatch(/^  emulator \[options\] +serve v1, v2beta1 and the token exchange$/m);
   });

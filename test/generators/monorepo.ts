@@ -314,42 +314,50 @@ function localFile(i: number, rand: () => number): string {
   ].join('\n');
 }
 
-export function generateMonorepo(root: string, files: number, seed = 7, nodeModules?: string): Monorepo {
+/**
+ * `typesPackages` above 1 gives each share of the API files and their readers a types package of its
+ * own (`packages/types-0`, ...): groups of files that change together and share nothing.
+ */
+export function generateMonorepo(root: string, files: number, seed = 7, nodeModules?: string, typesPackages = 1): Monorepo {
   const rand = seededRandom(seed);
   const truth = new Map<string, FileTruth>();
   const untouched = new Map<string, string>();
-  const write = (path: string, text: string): void => {
+  const typesOf = (i: number) => (typesPackages === 1 ? 'types' : `types-${i % typesPackages}`);
+  const write = (path: string, text: string, types = 'types'): string => {
+    const written = text.replaceAll('../../types/src/', `../../${types}/src/`);
     mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
+    writeFileSync(join(root, path), written);
+    return written;
   };
   write('package.json', '{ "private": true, "type": "module" }\n');
   write('tsconfig.json', `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: true }, include: ['**/*.ts'] }, null, 2)}\n`);
   write('globals.d.ts', GLOBALS);
   if (nodeModules) symlinkSync(nodeModules, join(root, 'node_modules'));
-  write('packages/types/src/resources.ts', TYPES);
-  // Group, Identity and Repo take v2 names; ListResponse (several kinds) and Page (database rows
-  // too) keep theirs, and each v2 list gets a type of its own where they were written.
-  truth.set('packages/types/src/resources.ts', { api: true, counts: { 'uid: string': 3, 'id: string|number': 0 } });
-  let written = 1;
+  for (let j = 0; j < typesPackages; j++) {
+    write(`packages/${typesOf(j)}/src/resources.ts`, TYPES);
+    // Group, Identity and Repo take v2 names; ListResponse (several kinds) and Page (database rows
+    // too) keep theirs, and each v2 list gets a type of its own where they were written.
+    truth.set(`packages/${typesOf(j)}/src/resources.ts`, { api: true, counts: { 'uid: string': 3, 'id: string|number': 0 } });
+  }
+  let written = typesPackages;
   for (let i = 0; written < files; i++) {
     if (i % 10 === 0) {
       const style = (i / 10) % 7;
       const api = apiFile(i, style);
       const path = `packages/api-${i % 10}/src/client-${i}.ts`;
-      write(path, api.text);
+      write(path, api.text, typesOf(i / 10));
       truth.set(path, { api: true, counts: api.expected });
       written += 1;
       const consumer = consumerFile(i, style);
       if (consumer && written < files) {
         const cpath = `packages/app-${i % 7}/src/view-${i}.ts`;
-        write(cpath, consumer.text);
+        write(cpath, consumer.text, typesOf(i / 10));
         truth.set(cpath, { api: true, counts: consumer.expected });
         written += 1;
       }
     } else {
       const path = `packages/lib-${i % 13}/src/module-${i}.ts`;
-      const text = localFile(i, rand);
-      write(path, text);
+      const text = write(path, localFile(i, rand), typesOf(i));
       truth.set(path, { api: false, counts: count(text) });
       untouched.set(path, text);
       written += 1;

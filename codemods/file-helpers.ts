@@ -151,8 +151,9 @@ export function listKeyHelper(typed: boolean, eol: string): string {
 export function withPageHelper(typed: boolean, eol: string): string {
   return [
     '// migrate-v2: adds the page parameters to a URL whose query is known only at run time.',
-    `function ${WITH_PAGE_HELPER}(url${typed ? ': string' : ''}, page${typed ? ': string' : ''})${typed ? ': string' : ''} {`,
-    "  return `${url}${url.includes('?') ? '&' : '?'}${page}`;",
+    `function ${WITH_PAGE_HELPER}(url${typed ? ': string | URL' : ''}, page${typed ? ': string' : ''})${typed ? ': string' : ''} {`,
+    '  const text = String(url);',
+    "  return `${text}${text.includes('?') ? '&' : '?'}${page}`;",
     '}',
   ].join(eol);
 }

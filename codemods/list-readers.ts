@@ -46,7 +46,9 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
       ctx.claim(read);
       continue;
     }
-    ctx.edit(read.expression.end, read.end, `[${key}]`);
+    // `body.items` -> `(body[listKey(path)] ?? [])`: a key read by index may be missing to the checker, and an empty list may leave it out.
+    ctx.edit(read.getStart(ctx.sf), read.getStart(ctx.sf), '(');
+    ctx.edit(read.expression.end, read.end, `[${key}] ?? [])`);
     ctx.claim(read.name);
   }
   // `as { items: T[] }`: one member, keyed by collection now.

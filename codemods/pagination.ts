@@ -10,7 +10,8 @@ import type { V1Call } from '../src/codemod/v1-calls.js';
 import { ENVELOPE, LIST_CONTRACT, V1_LIST_KEYS } from '../src/contract/index.js';
 import { addToObject, appendQuery, forEachNode } from './helpers.js';
 import { unwrap } from '../src/codemod/static-text.js';
-import { addHelper, PAGE_HELPER_NAMES, pageHelper } from './file-helpers.js';
+import { addHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
+import { isNewUrl } from '../src/codemod/analysis.js';
 import { pagedExpression, type PageKind } from '../src/codemod/answers.js';
 
 const v1Key = (call: V1Call) => call.resource.v1.endpoints.list!.envelopeKey;
@@ -50,6 +51,13 @@ function escapes(ctx: TransformContext, call: V1Call): boolean {
     if (shape && 'call' in shape && shape.call === call) found = true;
   });
   return found;
+}
+
+/** `fetch(url)` where `url` holds a `new URL(...)`. */
+function holdsUrlObject(ctx: TransformContext, url: ts.Expression): boolean {
+  const n = unwrap(url);
+  const d = ts.isIdentifier(n) ? ctx.analysis.text.declarationOf(n) : undefined;
+  return Boolean(d && ts.isVariableDeclaration(d) && d.initializer && isNewUrl(d.initializer));
 }
 
 /** A name for the page parameter that the wrapped call does not already use. */
@@ -95,7 +103,12 @@ export const pagination: Transform = {
       ctx.edit(target.node.end, target.node.end, `, '${call.resource.v2.endpoints.list!.envelopeKey}')`);
       // A query option replaces the URL's query (got, ky): the page parameters join the option instead.
       if (options && ts.isObjectLiteralExpression(options)) addToObject(ctx, options, `...Object.fromEntries(new URLSearchParams(${page}))`);
-      else appendQuery(ctx, call.urlNode, `\${${page}}`, true);
+      else if (holdsUrlObject(ctx, call.urlNode)) {
+        // A URL object may get its query at run time (`url.searchParams.set(...)`): the helper adds the page to whatever it holds.
+        ctx.edit(call.urlNode.getStart(ctx.sf), call.urlNode.getStart(ctx.sf), `${WITH_PAGE_HELPER}(`);
+        ctx.edit(call.urlNode.end, call.urlNode.end, `, ${page})`);
+        addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
+      } else appendQuery(ctx, call.urlNode, `\${${page}}`, true);
       helpers.add(target.kind);
     }
     for (const kind of helpers) addHelper(ctx, PAGE_HELPER_NAMES[kind], (typed, eol) => pageHelper(kind, PAGE_HELPER_NAMES[kind], typed, eol));

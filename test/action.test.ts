@@ -113,10 +113,10 @@ describe('action.yml, executed', () => {
   }
 
   it('migrate: annotations in the log, the exit code kept for last, a bounded comment and the full report named by its artifact name', () => {
-    const run = execute(runStep, { paths: 'fixtures/clients-pending', 'report-max-chars': '20000' });
+    const run = execute(runStep, { paths: 'fixtures/review-sample', 'report-max-chars': '20000' });
     expect(run.status, run.stderr).toBe(0);
     expect(run.outputs['exit-code']).toBe('1');
-    expect(run.stdout).toMatch(/^::warning file=fixtures\/clients-pending\/\S+,line=\d+,title=migrate-v2 /m);
+    expect(run.stdout).toMatch(/^::warning file=fixtures\/review-sample\/\S+,line=\d+,title=migrate-v2 /m);
     const report = JSON.parse(readFileSync(run.outputs['report']!, 'utf8'));
     expect(report.summary.review).toBeGreaterThan(0);
     const body = readFileSync(join(run.outputs['dir']!, 'comment-body.md'), 'utf8');
@@ -141,7 +141,7 @@ describe('action.yml, executed', () => {
   });
 
   it('posts one comment, then updates the comment it finds by its marker', () => {
-    const run = execute(runStep, { paths: 'fixtures/clients-pending' });
+    const run = execute(runStep, { paths: 'fixtures/review-sample' });
     const bin = mkdtempSync(join(tmpdir(), 'mv2-gh-'));
     const log = join(bin, 'calls.log');
     // The stand-in answers the comment list from COMMENTS with real jq, and logs every call with its body.

@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import { CallPlan, type UseIndex } from './call-plan.js';
 import { DataFlow, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
-import { StaticText, type FollowedReference } from './static-text.js';
+import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { fieldsGoneInV2, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -312,8 +312,11 @@ export class Analysis {
         if (!(ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id)) return true;
       }
     }
+    // `url.searchParams.set(...)`, `url.pathname` of a `new URL(...)`: the same URL, read or built further, not another reader.
+    const urlObject = ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined && isNewUrl(declaration.initializer);
     for (const id of this.identifiersNamed(declaration.name.text)) {
       if (id === declaration.name || this.text.declarationOf(id) !== declaration) continue;
+      if (urlObject && ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id) continue;
       const node = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
       if (!consumed.has(node)) return true;
     }
@@ -334,6 +337,12 @@ function collectGenericUses(sf: ts.SourceFile, out: ts.TypeReferenceNode[]): voi
     ts.forEachChild(node, visit);
   };
   visit(sf);
+}
+
+/** `new URL(path, base)`: a URL object, changed in place by `searchParams.set` and read by its members. */
+export function isNewUrl(e: ts.Expression): boolean {
+  const n = unwrap(e);
+  return ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'URL';
 }
 
 function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefined {

@@ -229,7 +229,9 @@ export class ResourceTypes {
     if (t.isUnion()) {
       const roles = t.types.map((m) => this.roleOf(m));
       const first = roles[0];
-      return first && roles.every((r) => r && r.shape === first.shape && r.resource === first.resource) ? first : null;
+      // `Group | Identity | Repo`: a member read on the union exists on every kind, and the renames
+      // of a name every kind has agree (§9.4 renames by name), so the first kind's stand for all.
+      return first && roles.every((r) => r && r.shape === first.shape && (r.resource === first.resource || r.shape === 'resource')) ? first : null;
     }
     if (t.isIntersection()) return t.types.map((m) => this.roleOf(m)).find((r) => r) ?? null;
     if (t.flags & ts.TypeFlags.TypeParameter) {

@@ -93,6 +93,33 @@ export class StaticText {
     return this.evaluate(node, 0);
   }
 
+  /**
+   * The query a `new URL(...)` held in a variable gets in place: `url.searchParams.set('name', x)`
+   * reads as `name=HOLE`, a key known only at run time (or `url.search = ...`) as HOLE.
+   */
+  private queryAddedTo(declaration: ts.VariableDeclaration): string {
+    const init = declaration.initializer && unwrap(declaration.initializer);
+    if (!init || !ts.isNewExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== 'URL' || !ts.isIdentifier(declaration.name)) return '';
+    const name = declaration.name.text;
+    let scope: ts.Node = declaration;
+    while (scope.parent && !ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+    const keys: string[] = [];
+    const isUrl = (e: ts.Expression): boolean => ts.isIdentifier(e) && e.text === name && this.declarationOf(e) === declaration;
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && /^(set|append)$/.test(node.expression.name.text)) {
+        const params = node.expression.expression;
+        if (ts.isPropertyAccessExpression(params) && params.name.text === 'searchParams' && isUrl(params.expression)) {
+          const key = node.arguments[0];
+          keys.push(key && ts.isStringLiteralLike(key) ? `${key.text}=${HOLE}` : HOLE);
+        }
+      }
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && node.left.name.text === 'search' && isUrl(node.left.expression)) keys.push(HOLE);
+      ts.forEachChild(node, visit);
+    };
+    visit(scope);
+    return keys.join('&');
+  }
+
   /** Just the text. */
   textOf(node: ts.Expression): string | undefined {
     return this.of(node)?.text;
@@ -135,7 +162,10 @@ export class StaticText {
       const followed = this.valueOf(n as ts.Identifier | ts.PropertyAccessExpression);
       if (!followed) return undefined;
       const inner = this.evaluate(followed.value, depth + 1);
-      return inner ? { ...inner, references: [{ node: followed.node, declaration: followed.declaration }, ...inner.references] } : undefined;
+      if (!inner) return undefined;
+      const query = ts.isVariableDeclaration(followed.declaration) ? this.queryAddedTo(followed.declaration) : '';
+      const text = query ? `${inner.text}${inner.text.includes('?') ? '&' : '?'}${query}` : inner.text;
+      return { ...inner, text, references: [{ node: followed.node, declaration: followed.declaration }, ...inner.references] };
     }
     if (ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression)) {
       // PATHS['groups'] reads like PATHS.groups

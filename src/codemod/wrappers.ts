@@ -321,6 +321,7 @@ export class Wrappers {
   ) {}
 
   find(files: readonly ts.SourceFile[], transportOf: (call: ts.CallExpression) => Transport | undefined): void {
+    this.files = files;
     for (let round = 0; round < 4; round++) {
       let found = false;
       for (const sf of files) {
@@ -334,10 +335,55 @@ export class Wrappers {
     }
   }
 
+  private files: readonly ts.SourceFile[] = [];
+  private byType?: Map<ts.Symbol, WrapperFunction[]>;
+
+  /**
+   * `list: Lister` handed in, where the program's one function of type `Lister` is the arrow that
+   * `lister()` (declared to answer a `Lister`) returns: calls of `list` go through that arrow.
+   */
+  private implementationByType(callee: ts.Expression): WrapperFunction | undefined {
+    const name = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+    const d = ts.isIdentifier(name) ? this.text.declarationOf(name) : undefined;
+    const type = d && (ts.isParameter(d) || ts.isPropertyDeclaration(d) || ts.isVariableDeclaration(d) || ts.isPropertySignature(d)) ? d.type : undefined;
+    const symbol = type && ts.isTypeReferenceNode(type) ? this.typeSymbol(type.typeName) : undefined;
+    if (!symbol) return undefined;
+    this.byType ??= this.functionsByDeclaredType();
+    const found = this.byType.get(symbol) ?? [];
+    return found.length === 1 ? found[0] : undefined;
+  }
+
+  private typeSymbol(name: ts.EntityName): ts.Symbol | undefined {
+    const symbol = this.checker.getSymbolAtLocation(name);
+    return symbol && symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
+  }
+
+  /** Functions of the program by the named function type they are declared as, or answered as by a factory. */
+  private functionsByDeclaredType(): Map<ts.Symbol, WrapperFunction[]> {
+    const out = new Map<ts.Symbol, WrapperFunction[]>();
+    const add = (type: ts.TypeNode | undefined, fn: ts.Expression | undefined): void => {
+      const f = fn && unwrap(fn);
+      const symbol = type && ts.isTypeReferenceNode(type) ? this.typeSymbol(type.typeName) : undefined;
+      if (symbol && f && (ts.isArrowFunction(f) || ts.isFunctionExpression(f))) out.set(symbol, [...(out.get(symbol) ?? []), f]);
+    };
+    for (const sf of this.files) {
+      const visit = (node: ts.Node): void => {
+        if (ts.isVariableDeclaration(node)) add(node.type, node.initializer);
+        if ((ts.isFunctionDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node)) && node.type) {
+          const returned = returnedExpressions(node);
+          if (returned.length === 1) add(node.type, returned[0]);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(sf);
+    }
+    return out;
+  }
+
   /** The wrapper a call goes through, with its method, URL and body read from the arguments. */
   viaWrapper(call: ts.CallExpression): Transport | undefined {
     if (this.byFunction.size === 0 && this.declared.length === 0) return undefined;
-    const fn = functionOf(call.expression, (n) => this.text.declarationOf(n));
+    const fn = functionOf(call.expression, (n) => this.text.declarationOf(n)) ?? this.implementationByType(call.expression);
     const wrapper = (fn && this.byFunction.get(fn)) ?? (fn && isProjectSource(fn.getSourceFile()) ? undefined : this.declaredFor(call));
     if (!wrapper) return undefined;
     const urlNode = call.arguments[wrapper.pathParam];

@@ -12,7 +12,7 @@ const lines = (text: string) => text.split('\n').filter(Boolean);
 
 it('the codemod: a warning per review item on its file and line, the report written as its name says', async () => {
   const json = join(tmp, 'clients.json');
-  const r = await runCli(['fixtures/clients-pending', '--check', '--format', 'github', '--report', json]);
+  const r = await runCli(['fixtures/review-sample', '--check', '--format', 'github', '--report', json]);
   expect(r.code, r.stderr).toBe(1);
   const report: CodemodReport = JSON.parse(readFileSync(json, 'utf8'));
   const items = report.files.flatMap((f) => f.review.map((item) => ({ f, item })));

@@ -44,6 +44,8 @@ export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transp
     }
     if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && ts.isTypeLiteralNode(node.type) && reader.isBody(node.expression)) types.push(node.type);
     if (ts.isVariableDeclaration(node) && node.type && ts.isTypeLiteralNode(node.type) && node.initializer && reader.isBody(node.initializer)) types.push(node.type);
+    // `.then((body: { items: T[] }) => body.items)`
+    if (ts.isParameter(node) && node.type && ts.isTypeLiteralNode(node.type) && ts.isIdentifier(node.name) && reader.isBody(node.name)) types.push(node.type);
     ts.forEachChild(node, visit);
   };
   if (fn.body) visit(fn.body);

@@ -39,8 +39,6 @@ function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   }
 }
 
-const GONE = new Set(RESOURCES.flatMap((r) => [...fieldsGoneInV2(r)]));
-
 /** A read of a field v2beta1 does not serve: it cannot be renamed, only noted. */
 function noteGone(ctx: TransformContext, node: ts.PropertyAccessExpression): void {
   const shape = ctx.shapeOf(node.expression);
@@ -145,7 +143,7 @@ export const fieldRenamesTransform: Transform = {
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);
       if (ts.isObjectLiteralExpression(node)) renameLiteralKeys(ctx, node);
       // Ask for a shape only where a name could change: the checker is the cost.
-      if (ts.isPropertyAccessExpression(node) && GONE.has(node.name.text)) noteGone(ctx, node);
+      if (ts.isPropertyAccessExpression(node) && ctx.analysis.goneFields.has(node.name.text)) noteGone(ctx, node);
       if (ts.isPropertyAccessExpression(node) && PRECISE.has(node.name.text)) {
         const field = shownTimestamp(ctx, node);
         if (field) shown.push([node, field]);

@@ -69,6 +69,7 @@ export const paths: Transform = {
       if (holder.getSourceFile() === ctx.sf) ctx.todo(holder, `this v1 path is also read where migrate-v2 cannot follow, so it stays on v1; the migrated calls use ${copyName}`);
     }
     for (const [literal, text] of plan.rewritesIn(ctx.sf)) if (!ctx.isClaimed(literal)) ctx.replace(literal, text);
+    for (const [use, text] of plan.baseRewrites) if (use.getSourceFile() === ctx.sf && !ctx.isClaimed(use)) ctx.replace(use, text);
     const runtimeCollection = (l: PathLiteral) => (ts.isTemplateHead(l) || ts.isTemplateMiddle(l)) && endsWithV1Prefix(l.text);
     for (const call of ctx.file.unplaced) {
       // A collection chosen at run time gets its own note below.

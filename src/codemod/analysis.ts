@@ -10,7 +10,7 @@ import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { fieldsGoneInV2, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { fieldsGoneInV2, goneFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
@@ -25,7 +25,6 @@ export interface FileAnalysis {
 
 type Holder = FollowedReference['declaration'];
 
-const GONE_FIELDS = new Set(RESOURCES.flatMap((r) => [...fieldsGoneInV2(r)]));
 
 export class Analysis {
   readonly files = new Map<ts.SourceFile, FileAnalysis>();
@@ -40,6 +39,8 @@ export class Analysis {
   readonly readOneTypes = new Map<ts.TypeLiteralNode | ts.TypeReferenceNode, ts.TypeNode>();
   /** Type references with type arguments, for the v2 copies of shared generic list types. */
   readonly genericUses: ts.TypeReferenceNode[] = [];
+  /** Names of the fields v2beta1 does not serve, as the contract stands for this run (assumptions may be rejected). */
+  readonly goneFields = goneFieldNames();
   /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
   readonly readerGets = new Map<V1Call, ReaderGet>();
 
@@ -50,7 +51,7 @@ export class Analysis {
     private readonly importedUnseen: (sf: ts.SourceFile) => boolean,
     config: CodemodConfig = { wrappers: [] },
   ) {
-    this.text = new StaticText(checker);
+    this.text = new StaticText(checker, new Map(), config.baseUrls ?? []);
     this.types = new ResourceTypes(checker);
     this.wrappers = new Wrappers(this.text, checker, config.wrappers);
     this.wrappers.find(candidates, (call) => recognise(call, this.text));
@@ -213,7 +214,7 @@ export class Analysis {
     };
     for (const file of this.files.values()) {
       const visit = (node: ts.Node): void => {
-        if (ts.isPropertyAccessExpression(node) && GONE_FIELDS.has(node.name.text)) {
+        if (ts.isPropertyAccessExpression(node) && this.goneFields.has(node.name.text)) {
           const field = node.name.text;
           const shape = file.flow.flowShape(node.expression);
           if (shape?.kind === 'resource' && shape.call && fieldsGoneInV2(shape.resource).has(field)) keep(shape.call, shape.resource, field);

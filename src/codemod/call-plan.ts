@@ -6,7 +6,7 @@
  */
 import { ts } from 'ts-morph';
 import { hasV1Path, pluralWords, readOneQuery, rewriteV1Paths, type Operation } from '../contract/index.js';
-import { HOLE, type FollowedReference, type PathLiteral } from './static-text.js';
+import { HOLE, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 
 export type Verdict = 'migrate' | 'keep' | 'note';
@@ -97,6 +97,8 @@ export interface UseIndex {
 export class CallPlan {
   readonly decisions = new Map<V1Call, Decision>();
   readonly rewrites = new Map<PathLiteral, string>();
+  /** Uses of declared base URL variables, with the v2 variable each is rewritten to. */
+  readonly baseRewrites = new Map<ts.Expression, string>();
   readonly copies: PathCopy[] = [];
   /** Declarations left on v1 because something migrate-v2 cannot follow reads them. */
   readonly unfollowed = new Map<FollowedReference['declaration'], string>();
@@ -159,6 +161,7 @@ export class CallPlan {
     let demoted = false;
     for (let round = 0; round < 4; round++) {
       this.rewrites.clear();
+      this.baseRewrites.clear();
       this.byFile = undefined;
       this.copies.length = 0;
       this.unfollowed.clear();
@@ -195,6 +198,7 @@ export class CallPlan {
       for (const call of migrating) this.demote(call, `this ${call.resource.singular} ${call.operation} ${why}`);
       demoted = true;
     }
+    demoted = this.planBases() || demoted;
     for (const call of this.calls) {
       if (this.migrates(call) && !this.consistent(call)) {
         this.demote(call, `the path of this ${call.resource.singular} ${call.operation} is put together from pieces migrate-v2 cannot rewrite one by one: migrate it by hand`);
@@ -229,6 +233,40 @@ export class CallPlan {
     return copy;
   }
 
+  /**
+   * A use of a declared base variable (`process.env.IAM_URL`, holding `.../iam/v1`) becomes its v2
+   * variable when every call that reads it migrates; without a v2 variable, or shared with a call
+   * that stays on v1, its calls stay on v1 too. True when some were kept.
+   */
+  private planBases(): boolean {
+    const users = new Map<ts.Expression, { use: BaseUse; calls: V1Call[] }>();
+    for (const call of this.calls) {
+      for (const use of call.parts.bases ?? []) {
+        const entry = users.get(use.node) ?? { use, calls: [] };
+        entry.calls.push(call);
+        users.set(use.node, entry);
+      }
+    }
+    let demoted = false;
+    for (const [node, { use, calls }] of users) {
+      const migrating = calls.filter((c) => this.migrates(c));
+      if (migrating.length === 0) continue;
+      const staying = calls.find((c) => !this.migrates(c));
+      const why = !use.base.v2
+        ? `its base URL comes from ${use.base.name}, which holds ${use.base.path} (migrate-v2.config.json): name the variable that holds the v2 base there ("v2"), then run again`
+        : staying
+          ? `shares its base URL ${use.base.name} with ${describe(staying)}, which stays on v1: migrate both together by hand`
+          : undefined;
+      if (!why) {
+        this.baseRewrites.set(node, node.getText().replace(use.base.name, use.base.v2!));
+        continue;
+      }
+      for (const call of migrating) this.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: ${why}`);
+      demoted = true;
+    }
+    return demoted;
+  }
+
   /** The call's URL after the planned literal rewrites is the v2 URL of the same call. */
   private consistent(call: V1Call): boolean {
     let rewritten = '';
@@ -241,6 +279,9 @@ export class CallPlan {
       cursor = at + literal.text.length;
     }
     rewritten += call.url.slice(cursor);
+    for (const use of call.parts.bases ?? []) {
+      if (this.baseRewrites.has(use.node)) rewritten = rewritten.replace(`${HOLE}${use.base.path}`, `${HOLE}${rewriteV1Paths(use.base.path)}`);
+    }
     const copied = this.copies.some((c) => call.parts.references.some((r) => c.redirect.includes(r)));
     return copied || rewritten === rewriteV1Paths(call.url);
   }

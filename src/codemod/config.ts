@@ -1,13 +1,14 @@
 /**
- * `migrate-v2.config.json`: what the codemod cannot see for itself, declared. Today: the transport
+ * `migrate-v2.config.json`: what the codemod cannot see for itself, declared: the transport
  * wrappers of packages it cannot read (an internal SDK in node_modules), which it then treats like
- * the program's own wrappers. Found like the tsconfig (the nearest at or above the first path) or
+ * the program's own wrappers, and assumed contract rules the team knows do not hold. Found like the tsconfig (the nearest at or above the first path) or
  * given with --config; every key and value is checked on load, and a bad one is one line, exit 2.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { HttpMethod } from '../contract/index.js';
+import { rejectableAssumptions, v1Prefixes, type HttpMethod } from '../contract/index.js';
+import type { DeclaredBase } from './static-text.js';
 import type { Client } from './v1-calls.js';
 
 export const CONFIG_FILE = 'migrate-v2.config.json';
@@ -31,9 +32,35 @@ export interface DeclaredWrapper {
 
 export interface CodemodConfig {
   wrappers: DeclaredWrapper[];
+  /** Assumed contract rules the team knows do not hold (src/contract/rejections.ts): the codemod does without them. */
+  rejectAssumptions?: string[];
+  /** Variables whose value is a base URL ending with a v1 prefix (set outside the code, in the environment). */
+  baseUrls?: DeclaredBase[];
 }
 
-const TOP_KEYS = new Set(['$schema', 'wrappers']);
+const TOP_KEYS = new Set(['$schema', 'wrappers', 'rejectAssumptions', 'baseUrls']);
+const BASE_KEYS = new Set(['name', 'path', 'v2']);
+const NAME = /^[A-Za-z_$][\w$]*$/;
+
+function checkBase(value: unknown, at: string): DeclaredBase {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${at}: expected an object`);
+  const b = value as Record<string, unknown>;
+  for (const key of Object.keys(b)) if (!BASE_KEYS.has(key)) throw new Error(`${at}: unknown key "${key}" (known: ${[...BASE_KEYS].join(', ')})`);
+  if (typeof b['name'] !== 'string' || !NAME.test(b['name'])) throw new Error(`${at}.name: expected a variable name (IAM_URL, for a const or process.env.IAM_URL)`);
+  const prefixes = v1Prefixes();
+  if (typeof b['path'] !== 'string' || !prefixes.includes(b['path'])) throw new Error(`${at}.path: expected the v1 prefix its value ends with, one of ${prefixes.join(', ')}`);
+  if (b['v2'] !== undefined && (typeof b['v2'] !== 'string' || !NAME.test(b['v2']))) throw new Error(`${at}.v2: expected the name of the variable that holds the v2 base`);
+  return b as unknown as DeclaredBase;
+}
+
+function checkRejections(value: unknown): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new Error('rejectAssumptions: expected a list of assumed rules (npx migrate-v2 contract --assumed)');
+  const known = rejectableAssumptions();
+  for (const where of value as string[]) {
+    if (!known.includes(where)) throw new Error(`rejectAssumptions: "${where}" is not an assumed rule the codemod relies on (it can do without: ${known.join(', ')})`);
+  }
+  return value as string[];
+}
 const WRAPPER_KEYS = new Set(['function', 'from', 'path', 'method', 'body', 'returns', 'client', 'errors']);
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const CLIENTS = new Set(['fetch', 'undici', 'axios', 'got', 'ky']);
@@ -71,7 +98,14 @@ export function loadConfig(path: string): CodemodConfig {
     for (const key of Object.keys(top)) if (!TOP_KEYS.has(key)) throw new Error(`unknown key "${key}" (known: ${[...TOP_KEYS].join(', ')})`);
     const wrappers = top['wrappers'] ?? [];
     if (!Array.isArray(wrappers)) throw new Error('wrappers: expected a list');
-    return { wrappers: wrappers.map((w, i) => checkWrapper(w, `wrappers[${i}]`)) };
+    const rejections = top['rejectAssumptions'] === undefined ? undefined : checkRejections(top['rejectAssumptions']);
+    const bases = top['baseUrls'] ?? [];
+    if (!Array.isArray(bases)) throw new Error('baseUrls: expected a list');
+    return {
+      wrappers: wrappers.map((w, i) => checkWrapper(w, `wrappers[${i}]`)),
+      ...(rejections ? { rejectAssumptions: rejections } : {}),
+      ...(bases.length ? { baseUrls: bases.map((b, i) => checkBase(b, `baseUrls[${i}]`)) } : {}),
+    };
   } catch (error) {
     throw new UsageError(`${path}: ${(error as Error).message}`);
   }

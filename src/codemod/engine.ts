@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
-import { mayCallV1 } from '../contract/index.js';
+import { mayCallV1, rejectAssumptions } from '../contract/index.js';
 import { UsageError } from '../errors.js';
 import { Analysis } from './analysis.js';
 import type { CodemodConfig } from './config.js';
@@ -156,8 +156,10 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
  * The files to analyse: those holding a v1 path and, with a tsconfig (types cross files), the files
  * that import them or import the types they import: those may read resource fields.
  */
-function candidates(raws: ReadonlyMap<string, string>, typed: boolean): Set<string> {
-  const marked = new Set([...raws].filter(([, raw]) => mayCallV1(raw)).map(([path]) => path));
+function candidates(raws: ReadonlyMap<string, string>, typed: boolean, baseNames: readonly string[] = []): Set<string> {
+  // A declared base URL variable holds a v1 prefix the text does not show.
+  const names = baseNames.length ? new RegExp(`\\b(?:${baseNames.join('|')})\\b`) : undefined;
+  const marked = new Set([...raws].filter(([, raw]) => mayCallV1(raw) || names?.test(raw)).map(([path]) => path));
   if (!typed || marked.size === 0) return marked;
   const byStem = stemIndex(raws);
   const targets = new Set(marked);
@@ -206,6 +208,16 @@ export function hostWithTexts(options: ts.CompilerOptions, texts: (name: string)
 }
 
 export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string, options: CodemodOptions = {}): CodemodRun {
+  // Assumed rules the config rejects hold for this run only.
+  const undo = rejectAssumptions(options.config?.rejectAssumptions ?? []);
+  try {
+    return runWithContract(files, transforms, cwd, options);
+  } finally {
+    undo();
+  }
+}
+
+function runWithContract(files: readonly string[], transforms: readonly Transform[], cwd: string, options: CodemodOptions): CodemodRun {
   const started = performance.now();
   const relativeOf = (path: string) => relative(cwd, path).split(sep).join('/');
   const outcomes = new Map<string, FileOutcome>();
@@ -225,7 +237,7 @@ export function runCodemod(files: readonly string[], transforms: readonly Transf
       if (!outcomes.has(path)) outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
     }
   };
-  const everyCandidate = candidates(raws, Boolean(options.tsconfig));
+  const everyCandidate = candidates(raws, Boolean(options.tsconfig), (options.config?.baseUrls ?? []).map((b) => b.name));
   const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
   let typeCheck: TypeCheckSummary | undefined;
   if (selected.size > 0) {

@@ -24,6 +24,37 @@ export interface Evaluated {
   text: string;
   literals: PathLiteral[];
   references: FollowedReference[];
+  /** Uses of a base URL variable the config declares (`process.env.IAM_URL` holding `.../iam/v1`). */
+  bases?: BaseUse[];
+}
+
+/** A base URL variable declared in migrate-v2.config.json: its value ends with a v1 prefix the code cannot show. */
+export interface DeclaredBase {
+  name: string;
+  /** The v1 prefix its value ends with (`/iam/v1`). */
+  path: string;
+  /** The variable holding the matching v2 base, when the team has one. */
+  v2?: string;
+}
+
+export interface BaseUse {
+  node: ts.Expression;
+  base: DeclaredBase;
+}
+
+/** The bases of several parts, for an Evaluated put together from them. */
+function basesOf(...parts: Evaluated[]): { bases?: BaseUse[] } {
+  const bases = parts.flatMap((p) => p.bases ?? []);
+  return bases.length > 0 ? { bases } : {};
+}
+
+/** `IAM_URL`, `process.env.IAM_URL`, `process.env['IAM_URL']`: the name a use of a base variable reads. */
+function baseName(n: ts.Expression): string | undefined {
+  if (ts.isIdentifier(n)) return n.text;
+  const env = ts.isPropertyAccessExpression(n) || ts.isElementAccessExpression(n) ? n.expression.getText() : '';
+  if (env !== 'process.env' && env !== 'import.meta.env') return undefined;
+  if (ts.isPropertyAccessExpression(n)) return n.name.text;
+  return ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression) ? n.argumentExpression.text : undefined;
 }
 
 /** `new URLSearchParams({ name, 'uidp.children_of': x })`: the keys are known, the values are not. */
@@ -59,7 +90,21 @@ export class StaticText {
   constructor(
     private readonly checker: ts.TypeChecker,
     private readonly bindings: ReadonlyMap<ts.Declaration, Evaluated> = new Map(),
+    readonly bases: readonly DeclaredBase[] = [],
   ) {}
+
+  /** The same reader, with some parameters standing for given texts. */
+  bound(bindings: ReadonlyMap<ts.Declaration, Evaluated>): StaticText {
+    return new StaticText(this.checker, bindings, this.bases);
+  }
+
+  /** A use of a declared base variable: its value's v1 prefix, known only by the config. */
+  private baseUse(n: ts.Expression): Evaluated | undefined {
+    if (this.bases.length === 0) return undefined;
+    const name = baseName(n);
+    const base = name && this.bases.find((b) => b.name === name);
+    return base ? { text: `${HOLE}${base.path}`, literals: [], references: [], bases: [{ node: n, base }] } : undefined;
+  }
 
   /** The declaration a name refers to, through imports. */
   declarationOf(node: ts.Node): ts.Declaration | undefined {
@@ -138,20 +183,24 @@ export class StaticText {
   private compute(n: ts.Expression, depth: number): Evaluated | undefined {
     const part = (e: ts.Expression): Evaluated => this.evaluate(e, depth + 1) ?? { text: HOLE, literals: [], references: [] };
     if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return { text: n.text, literals: [n], references: [] };
+    const base = this.baseUse(n);
+    if (base) return base;
     if (ts.isTemplateExpression(n)) {
       const out: Evaluated = { text: n.head.text, literals: [n.head], references: [] };
+      const inners: Evaluated[] = [];
       for (const span of n.templateSpans) {
         const inner = part(span.expression);
+        inners.push(inner);
         out.text += inner.text + span.literal.text;
         out.literals.push(...inner.literals, span.literal);
         out.references.push(...inner.references);
       }
-      return out;
+      return { ...out, ...basesOf(...inners) };
     }
     if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.PlusToken) {
       const left = part(n.left);
       const right = part(n.right);
-      return { text: left.text + right.text, literals: [...left.literals, ...right.literals], references: [...left.references, ...right.references] };
+      return { text: left.text + right.text, literals: [...left.literals, ...right.literals], references: [...left.references, ...right.references], ...basesOf(left, right) };
     }
     if (ts.isIdentifier(n) && this.bindings.size > 0) {
       const declaration = this.declarationOf(n);
@@ -184,6 +233,7 @@ export class StaticText {
         text: base.text.replace(/\/$/, '') + (path.text.startsWith('/') ? path.text : `/${path.text}`),
         literals: [...base.literals, ...path.literals],
         references: [...base.references, ...path.references],
+        ...basesOf(base, path),
       };
     }
     if (ts.isCallExpression(n)) {
@@ -205,7 +255,7 @@ export class StaticText {
   private eitherUrl(a: Evaluated, b: Evaluated): Evaluated | undefined {
     const [short, long] = a.text.length <= b.text.length ? [a, b] : [b, a];
     if (long.text !== short.text && !long.text.startsWith(`${short.text}?`)) return undefined;
-    return { text: long.text, literals: [...a.literals, ...b.literals], references: [...a.references, ...b.references] };
+    return { text: long.text, literals: [...a.literals, ...b.literals], references: [...a.references, ...b.references], ...basesOf(a, b) };
   }
 
   /**
@@ -222,7 +272,7 @@ export class StaticText {
       const arg = call.arguments[i];
       if (arg && ts.isIdentifier(p.name)) bindings.set(p, this.evaluate(arg, depth + 1) ?? { text: HOLE, literals: [], references: [] });
     });
-    const result = new StaticText(this.checker, bindings).evaluate(returned, depth + 1);
+    const result = this.bound(bindings).evaluate(returned, depth + 1);
     if (!result || !(result.text.includes('/') || result.text.includes(PARAMETER_MARK))) return undefined;
     const query = call.arguments.slice(1).map((a) => unwrap(a)).find((a) => !ts.isStringLiteralLike(a));
     // A query already in the returned text was put there by the builder's own template.

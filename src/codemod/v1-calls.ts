@@ -276,7 +276,7 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         const url = r.prefix.text + joint + path.text;
         // The query option is part of the URL the server sees: a read of one record may be written `searchParams: { id }`.
         const handed = r.query ? `${url.includes('?') ? '&' : '?'}${r.query}` : '';
-        const parts: Evaluated = { text: (query ? url + queryText(query, url) : url) + handed, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references] };
+        const parts: Evaluated = { text: (query ? url + queryText(query, url) : url) + handed, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references], bases: [...(r.prefix.bases ?? []), ...(path.bases ?? [])] };
         const placed = classify(parts.text, r.method);
         if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}) });
         else if (hasV1Path(parts.text)) unplaced.push(node);

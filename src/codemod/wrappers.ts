@@ -430,7 +430,7 @@ export class Wrappers {
     if (!transport) return false;
     const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
     const marks = new Map<ts.Declaration, Evaluated>(fn.parameters.map((p, i) => [p, { text: `${MARK}${i}${MARK}`, literals: [], references: [] }]));
-    const url = new StaticText(this.checker, marks).of(transport.urlNode);
+    const url = this.text.bound(marks).of(transport.urlNode);
     // A query the wrapper adds at run time (`url(path, query)` with `searchParams.set`) may follow the path.
     const found = url && /\u0002(\d+)\u0002(\?[^\u0002]*)?$/.exec(url.text);
     if (!url || !found) return false;
@@ -457,7 +457,7 @@ export class Wrappers {
       client: transport.client,
       pathParam,
       // Only what stands before the path: the pieces of a query the wrapper adds after it are not its callers' URL.
-      prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals.filter((l) => before.includes(l.text))], references: [...transport.prefix.references, ...url.references] },
+      prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals.filter((l) => before.includes(l.text))], references: [...transport.prefix.references, ...url.references], bases: [...(transport.prefix.bases ?? []), ...(url.bases ?? [])] },
       ...method,
       ...(bodyParam !== undefined ? { bodyParam } : {}),
       ...(queryParams.length ? { queryParams } : {}),

@@ -43,11 +43,19 @@ export function fieldRenames(resource: ResourceContract): ReadonlyMap<string, st
  * Renames for a client's type or value of a resource kind: the uniform ones of v2 §9.4 (which a
  * client type may carry whether or not v1 served that field on this kind) and the kind's own.
  */
+/** Assumed rules a codemod run may reject (rejections.ts), where rejecting one changes a rename. */
+export const ASSUMPTION_SWITCHES = { lastSeenOnEveryKind: true };
+
 export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<string, string> {
   const renames = new Map<string, string>(Object.entries(UNIFORM_RENAMES.renames));
-  renames.set(UNIFORM_RENAMES.lastSeen.from, UNIFORM_RENAMES.lastSeen.to);
+  if (ASSUMPTION_SWITCHES.lastSeenOnEveryKind) renames.set(UNIFORM_RENAMES.lastSeen.from, UNIFORM_RENAMES.lastSeen.to);
   for (const [from, to] of fieldRenames(resource)) renames.set(from, to);
   return renames;
+}
+
+/** The names of every field some kind's v1 serves and v2beta1 does not, as the contract stands for this run. */
+export function goneFieldNames(): ReadonlySet<string> {
+  return new Set(RESOURCES.flatMap((r) => [...fieldsGoneInV2(r)]));
 }
 
 /** Fields v1 serves and v2beta1 does not (a role's `capabilities`): code that reads them gets nothing on v2. */

@@ -7,3 +7,4 @@ export * from './paths.js';
 export * from './fields.js';
 export * from './assumptions.js';
 export * from './timestamps.js';
+export * from './rejections.js';

@@ -110,6 +110,11 @@ export function mayCallV1(text: string): boolean {
   return hasV1Path(text) || (DOMAIN_THEN_HOLE.test(text) && V1_SEGMENT_LITERAL.test(text));
 }
 
+/** The v1 prefixes of the API's domains: `/iam/v1`, `/registry/v1`, ... */
+export function v1Prefixes(): string[] {
+  return DOMAIN_NAMES.split('|').map((d) => `/${d}/${VERSION_SEGMENT.v1}`);
+}
+
 /** Path prefixes of the API's domains, in any version: `/iam/`, `/registry/`, ... */
 export function apiPathPrefixes(): string[] {
   return DOMAIN_NAMES.split('|').map((d) => `/${d}/`);

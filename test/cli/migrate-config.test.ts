@@ -42,6 +42,9 @@ describe('migrate-v2.config.json', () => {
     ['{"wrappers": [{"function": "f", "path": -1, "returns": "body"}]}', /wrappers\[0\]\.path: expected the index/],
     ['{"wrappers": [{"function": "f", "path": 0, "returns": "json"}]}', /wrappers\[0\]\.returns: expected "body" or "response"/],
     ['{"wrappers": ', /not JSON/],
+    ['{"baseUrls": [{"name": "IAM_URL", "path": "/iam/v2beta1"}]}', /baseUrls\[0\]\.path: expected the v1 prefix its value ends with, one of \/iam\/v1/],
+    ['{"baseUrls": [{"name": "IAM URL", "path": "/iam/v1"}]}', /baseUrls\[0\]\.name: expected a variable name/],
+    ['{"rejectAssumptions": ["Group.fields[name]"]}', /rejectAssumptions: "Group\.fields\[name\]" is not an assumed rule the codemod relies on \(it can do without: .*Role\.v2\.endpoints\.create/],
   ])('refuses %s with one line and exit 2', async (text, message) => {
     const dir = project(text);
     const r = await runCli([dir]);
@@ -59,5 +62,58 @@ describe('migrate-v2.config.json', () => {
     const missing = await runCli([dir, '--config', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--config .*nope\.json: no such file/);
+  });
+});
+
+const BASED = [
+  "const IAM = process.env['IAM_URL']!;",
+  '',
+  'export async function groupIds(): Promise<string[]> {',
+  '  const res = await fetch(`${IAM}/groups`);',
+  '  const body = (await res.json()) as { items: { id: string }[] };',
+  '  return body.items.map((g) => g.id);',
+  '}',
+  '',
+].join('\n');
+
+describe('migrate-v2.config.json: what the code cannot show', () => {
+  function based(config: unknown): string {
+    const dir = mkdtempSync(join(tmpdir(), 'mv2-config-'));
+    writeFileSync(join(dir, 'client.ts'), BASED);
+    writeFileSync(join(dir, 'migrate-v2.config.json'), JSON.stringify(config));
+    return dir;
+  }
+
+  it('without a declared base, a base URL from the environment hides the v1 call: the file is left alone', async () => {
+    const r = await runCli([based({}), '--json']);
+    expect(JSON.parse(r.stdout).summary).toMatchObject({ changed: 0, review: 0 });
+  });
+
+  it('a declared base URL variable with its v2 counterpart: the call migrates whole, the variable read becomes the v2 one', async () => {
+    const dir = based({ baseUrls: [{ name: 'IAM_URL', path: '/iam/v1', v2: 'IAM_V2_URL' }] });
+    const r = await runCli([dir, '--write']);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'client.ts'), 'utf8');
+    expect(text).toMatch(/process\.env\['IAM_V2_URL'\]/);
+    expect(text).toMatch(/body\.groups\.map\(\(g\) => g\.uid\)/);
+    expect(text).not.toMatch(/migrate-v2-todo/);
+  });
+
+  it('a declared base without a v2 counterpart: the call is recognised, and kept on v1 with a note saying what to declare', async () => {
+    const r = await runCli([based({ baseUrls: [{ name: 'IAM_URL', path: '/iam/v1' }] }), '--json']);
+    const review = JSON.parse(r.stdout).review;
+    expect(review).toHaveLength(1);
+    expect(review[0].why).toMatch(/its base URL comes from IAM_URL, which holds \/iam\/v1 .*name the variable that holds the v2 base/);
+  });
+
+  it('rejectAssumptions: a call that relies on a rejected assumption stays on v1 (and the rule is back for the next run)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mv2-config-'));
+    const roles = "export async function make(base: string, parent: string): Promise<void> {\n  await fetch(`${base}/iam/v1/roles/${parent}`, { method: 'POST', body: JSON.stringify({ name: 'x' }) });\n}\n";
+    writeFileSync(join(dir, 'roles.ts'), roles);
+    const assumed = await runCli([dir, '--json']);
+    expect(JSON.parse(assumed.stdout).summary).toMatchObject({ changed: 1, review: 0 });
+    writeFileSync(join(dir, 'migrate-v2.config.json'), JSON.stringify({ rejectAssumptions: ['Role.v2.endpoints.create'] }));
+    const rejected = await runCli([dir, '--json']);
+    expect(JSON.parse(rejected.stdout).review[0].why).toMatch(/v2beta1 has no create for roles/);
   });
 });

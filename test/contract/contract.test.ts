@@ -126,3 +126,18 @@ describe('the migration contract', () => {
     expect(comparableTimestamp('2025-03-01T09:00:00.124Z')).not.toBe(comparableTimestamp('2025-03-01T09:00:00.123Z'));
   });
 });
+
+describe('rejecting assumed rules for a codemod run', () => {
+  it('takes each rejectable rule out, and puts every one back', async () => {
+    const { rejectAssumptions, rejectableAssumptions, resourceOf, fieldsGoneInV2, clientFieldRenames } = await import('../../src/contract/index.js');
+    const before = JSON.stringify(resourceOf('Role').v2.endpoints) + JSON.stringify(resourceOf('Repo').fields);
+    const undo = rejectAssumptions(rejectableAssumptions());
+    expect(resourceOf('Role').v2.endpoints.create).toBeUndefined();
+    expect(fieldsGoneInV2(resourceOf('Repo')).has('aliases')).toBe(true);
+    expect(clientFieldRenames(resourceOf('Group')).has('lastSeen')).toBe(false);
+    expect(clientFieldRenames(resourceOf('Identity')).get('lastSeen')).toBe('lastSeenTime');
+    undo();
+    expect(JSON.stringify(resourceOf('Role').v2.endpoints) + JSON.stringify(resourceOf('Repo').fields)).toBe(before);
+    expect(clientFieldRenames(resourceOf('Group')).get('lastSeen')).toBe('lastSeenTime');
+  });
+});

@@ -25,8 +25,6 @@ export interface EmulatorCommandOptions {
   seed?: string;
 }
 
-export const DEFAULT_EMULATOR_PORT = 4780;
-
 function versions(flag: string, values: readonly string[]): ApiVersion[] {
   const out = values.map((v) => {
     const version = v === 'v2beta1' ? 'v2' : v;

@@ -7,13 +7,12 @@ import { readFile } from 'node:fs/promises';
 import { writeAtomically } from '../atomic-write.js';
 import { appendStepSummary } from '../report/step-summary.js';
 import { IDENTIFIERS, modelledResources, type ResourceContract } from '../contract/index.js';
-import { DEFAULT_API_TOKEN } from '../emulator/emulator.js';
 import { UsageError } from '../errors.js';
 import { runAudit } from '../verify/audit.js';
 import { ApiCallError, ApiClient } from '../verify/http-client.js';
 import { applyBaseline, buildReport, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
-import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
+import type { StartedEmulator } from './emulator.js';
 import { httpUrl, reportFormat, reportMaxChars, wholeNumber } from './options.js';
 
 export interface VerifyCommandOptions {
@@ -125,6 +124,8 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
     baseUrl = httpUrl('--base-url', o.baseUrl);
     tokens = tokenSource(o, io.env, baseUrl, secrets);
   } else {
+    // Imported only here: an audit of a server needs none of the emulator.
+    const [{ startEmulatorCommand }, { DEFAULT_API_TOKEN }] = await Promise.all([import('./emulator.js'), import('../emulator/emulator.js')]);
     emulator = await startEmulatorCommand({
       port: '0',
       host: '127.0.0.1',

@@ -133,7 +133,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
       ...(o.emulatorFaults ? { faults: o.emulatorFaults } : {}),
       ...(o.emulatorDrift ? { drift: o.emulatorDrift } : {}),
       ...(o.emulatorRequestLog ? { requestLog: o.emulatorRequestLog } : {}),
-    });
+    }, { cacheRenderings: false });
     baseUrl = emulator.running.baseUrl;
     tokens = new StaticToken(DEFAULT_API_TOKEN, secrets);
   }

@@ -25,12 +25,17 @@ interface Measured {
   verdict?: string;
 }
 
-async function measure(mode: 'audit' | 'bare', url: string): Promise<Measured> {
-  const { stdout } = await run(process.execPath, [CHILD, mode, url, String(CONCURRENCY)], { maxBuffer: 1 << 20 });
-  return JSON.parse(stdout.trim().split('\n').pop()!) as Measured;
+/**
+ * One run in its own process; `seconds` is timed inside it, `wall` from spawn to exit (startup
+ * included). `child`: the verify-child.js of another build, to measure it side by side.
+ */
+export async function measure(mode: 'audit' | 'bare', url: string, child = CHILD): Promise<Measured & { wall: number }> {
+  const started = performance.now();
+  const { stdout } = await run(process.execPath, [child, mode, url, String(CONCURRENCY)], { maxBuffer: 1 << 20 });
+  return { ...(JSON.parse(stdout.trim().split('\n').pop()!) as Measured), wall: (performance.now() - started) / 1000 };
 }
 
-interface CliAudit {
+export interface CliAudit {
   seconds: number;
   maxRssMiB: number;
   compared: number;
@@ -38,10 +43,10 @@ interface CliAudit {
   verdict: string;
 }
 
-/** One `migrate-v2 verify` child, its wall time from spawn to exit and its own peak RSS (the probe's last stderr line). */
-async function cliAudit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliAudit> {
+/** One `migrate-v2 verify` child (of `cli`'s build), its wall time from spawn to exit and its own peak RSS (the probe's last stderr line). */
+export async function cliAudit(args: string[], env: NodeJS.ProcessEnv = {}, cli = CLI): Promise<CliAudit> {
   const started = performance.now();
-  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, CLI, 'verify', ...args, '--quiet', '--json'], {
+  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, cli, 'verify', ...args, '--quiet', '--json'], {
     env: { ...process.env, ...env },
     maxBuffer: 64 << 20,
   });

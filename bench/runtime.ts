@@ -6,16 +6,14 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
 import { DEFAULT_API_TOKEN } from '../src/emulator/emulator.js';
 import { walk } from './emulator.js';
-import { CLI, fmt, median, peakRssMiB, percentile, startCliEmulator, type BenchEmulator } from './support.js';
-import { cliAudit, measure } from './verify.js';
+import { CLI, fmt, median, PEAK_RSS_PROBE, peakRssMiB, percentile, startCliEmulator, type BenchEmulator } from './support.js';
+import { CHILD, cliAudit, measure } from './verify.js';
 
 const run = promisify(execFile);
-const PEAK_RSS_PROBE = new URL('./peak-rss-probe.js', import.meta.url).href;
 const STARTUP_RUNS = 5;
 const RUNS = 3;
 const LARGE = 100_000;
@@ -28,7 +26,7 @@ interface Build {
 }
 
 async function builds(): Promise<Build[]> {
-  const current = { label: 'this build', cli: CLI, child: fileURLToPath(new URL('./verify-child.js', import.meta.url)) };
+  const current = { label: 'this build', cli: CLI, child: CHILD };
   const base = process.env['MIGRATE_V2_BENCH_BASE'];
   if (!base) return [current];
   const { stdout } = await run('git', ['-C', base, 'rev-parse', '--short', 'HEAD']);

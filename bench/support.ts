@@ -5,6 +5,8 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+/** Loaded with `node --import` ahead of a measured process: prints its peak RSS at exit. */
+export const PEAK_RSS_PROBE = new URL('./peak-rss-probe.js', import.meta.url).href;
 
 export interface BenchEmulator {
   url: string;

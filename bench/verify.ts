@@ -7,11 +7,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_TOKEN } from '../src/emulator/emulator.js';
-import { CLI, fmt, startCliEmulator } from './support.js';
+import { CLI, fmt, PEAK_RSS_PROBE, startCliEmulator } from './support.js';
 
 const run = promisify(execFile);
-const CHILD = fileURLToPath(new URL('./verify-child.js', import.meta.url));
-const PEAK_RSS_PROBE = new URL('./peak-rss-probe.js', import.meta.url).href;
+export const CHILD = fileURLToPath(new URL('./verify-child.js', import.meta.url));
 const LARGE = 300_000;
 const CONCURRENCY = 8;
 const RUNS = 3;

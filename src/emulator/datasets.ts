@@ -163,6 +163,10 @@ function flat(...pieces: (string | number)[]): string {
   return pieces.join('');
 }
 
+/** The empty limits and aliases of every generated record, one of each: records are never changed in place. */
+const NO_LIMITS = Object.freeze({});
+const NO_ALIASES = Object.freeze([]);
+
 /** `large:N`: an organisation of N groups (two levels under the root) and N repos. */
 function buildLarge(b: DatasetBuilder, n: number): void {
   const org = b.add('Group', b.root('large:org'), { name: 'large-org', description: '', resourceLimits: {}, verified: true });
@@ -171,11 +175,11 @@ function buildLarge(b: DatasetBuilder, n: number): void {
   for (let i = 1; i < n; i++) {
     const parent = i <= fanOut ? org : groups[1 + ((i - fanOut - 1) % fanOut)]!;
     const uid = flat(parent, '/', i.toString(16).padStart(16, '0'));
-    groups.push(b.add('Group', uid, { name: flat('group-', String(i).padStart(7, '0')), description: flat('generated group ', i), resourceLimits: {}, verified: i % 3 !== 0 }));
+    groups.push(b.add('Group', uid, { name: flat('group-', String(i).padStart(7, '0')), description: flat('generated group ', i), resourceLimits: NO_LIMITS, verified: i % 3 !== 0 }));
   }
   for (let i = 0; i < n; i++) {
     const parent = groups[i % groups.length]!;
-    b.add('Repo', flat(parent, '/', (0x8000000000000000n + BigInt(i)).toString(16)), { name: flat('repo-', String(i).padStart(7, '0')), description: '', aliases: [] });
+    b.add('Repo', flat(parent, '/', (0x8000000000000000n + BigInt(i)).toString(16)), { name: flat('repo-', String(i).padStart(7, '0')), description: '', aliases: NO_ALIASES });
   }
   for (const [name, description, capabilities] of BUILT_IN_ROLES) b.add('Role', b.root(`large:role:${name}`), { name, description, capabilities: [...capabilities] });
 }

@@ -21,6 +21,8 @@ interface Measured {
   resources: number;
   requests: number;
   maxRssMiB: number;
+  /** CPU time of the whole process, startup included. */
+  cpuSeconds: number;
   verdict?: string;
 }
 
@@ -37,6 +39,7 @@ export async function measure(mode: 'audit' | 'bare', url: string, child = CHILD
 export interface CliAudit {
   seconds: number;
   maxRssMiB: number;
+  cpuSeconds: number;
   compared: number;
   requests: number;
   verdict: string;
@@ -51,8 +54,8 @@ export async function cliAudit(args: string[], env: NodeJS.ProcessEnv = {}, cli 
   });
   const seconds = (performance.now() - started) / 1000;
   const report = JSON.parse(stdout) as { verdict: string; stats: { requests: number }; summary: { compared: number }[] };
-  const { maxRssMiB } = JSON.parse(stderr.trim().split('\n').pop()!) as { maxRssMiB: number };
-  return { seconds, maxRssMiB, compared: report.summary.reduce((n, s) => n + s.compared, 0), requests: report.stats.requests, verdict: report.verdict };
+  const { maxRssMiB, cpuSeconds } = JSON.parse(stderr.trim().split('\n').pop()!) as { maxRssMiB: number; cpuSeconds: number };
+  return { seconds, maxRssMiB, cpuSeconds, compared: report.summary.reduce((n, s) => n + s.compared, 0), requests: report.stats.requests, verdict: report.verdict };
 }
 
 /** The audit of `large:300000` (it once overflowed the stack), through the CLI: against an emulator in its own process, then the embedded one. */

@@ -1,19 +1,19 @@
 /**
  * Codemod benchmark (issue: codemod): a dry run over a generated monorepo of 5,000 TypeScript files
  * of about 150 lines, 10% of them talking to v1, the rest using .id, .items and createdAt on their
- * own objects.
+ * own objects; and one large generated client file. With MIGRATE_V2_BENCH_BASE (a built checkout)
+ * the base build's dry runs take turns with this build's, and each figure is the median of its runs.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { fmt } from './support.js';
+import { alternately, builds, fmt, median, PEAK_RSS_PROBE, verdict, type Build } from './support.js';
 
 const run = promisify(execFile);
-const CHILD = fileURLToPath(new URL('./codemod-child.js', import.meta.url));
 const FILES = 5000;
+const RUNS = 3;
 
 function localFile(i: number): string {
   const lines = [`// generated module ${i}: no platform calls`, `export interface Order${i} { id: string; createdAt: string; items: { id: string; qty: number }[] }`, ''];
@@ -92,66 +92,110 @@ function largeFile(kb: number): string {
   return parts.join('\n');
 }
 
+interface DryRun {
+  /** From spawn to exit. */
+  wall: number;
+  /** User and system time of the whole process, every thread. */
+  cpuSeconds: number;
+  maxRssMiB: number;
+  summary: { scanned: number; changed: number; review: number };
+}
+
+/** One dry run of `dir` by a build's bench/codemod-child.js, in its own process, measured by the peak RSS probe. */
+async function dryRun(build: Build, dir: string): Promise<DryRun> {
+  const started = performance.now();
+  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, build.codemodChild, dir], { maxBuffer: 1 << 20 });
+  const wall = (performance.now() - started) / 1000;
+  const { summary } = JSON.parse(stdout.trim()) as { summary: DryRun['summary'] };
+  const { maxRssMiB, cpuSeconds } = JSON.parse(stderr.trim().split('\n').pop()!) as { maxRssMiB: number; cpuSeconds: number };
+  return { wall, cpuSeconds, maxRssMiB, summary };
+}
+
+interface Measured {
+  runs: DryRun[];
+  wall: number;
+  cpu: number;
+  rss: number;
+  summary: DryRun['summary'];
+}
+
+/** Dry runs of `dir` by every build, taking turns: medians of wall, CPU and peak RSS. */
+async function measureAll(all: Build[], dir: string): Promise<Map<Build, Measured>> {
+  const runs = await alternately(all, RUNS, (build) => dryRun(build, dir));
+  return new Map(
+    all.map((build) => {
+      const r = runs.get(build)!;
+      return [build, { runs: r, wall: median(r.map((x) => x.wall)), cpu: median(r.map((x) => x.cpuSeconds)), rss: median(r.map((x) => x.maxRssMiB)), summary: r[0]!.summary }];
+    }),
+  );
+}
+
+/** Every measure of the last build within `ratio` of the first's. */
+function withinOf(all: Build[], measured: Map<Build, Measured>[], ratio: number): boolean {
+  const [first, last] = [all[0]!, all.at(-1)!];
+  return measured.every((m) => (['wall', 'cpu', 'rss'] as const).every((k) => m.get(last)![k] <= ratio * m.get(first)![k]));
+}
+
+const percent = (now: number, before: number): string => `${now >= before ? '+' : ''}${fmt((now / before - 1) * 100, 0)}%`;
+
+/** A cell: wall (the runs), CPU, peak RSS; beside the base build's, the change from it. */
+function cell(m: Measured, base: Measured | undefined): string {
+  const change = base && base !== m ? ` (${percent(m.wall, base.wall)} wall, ${percent(m.cpu, base.cpu)} CPU, ${percent(m.rss, base.rss)} RSS)` : '';
+  return `${fmt(m.wall, 2)} s (${m.runs.map((r) => fmt(r.wall, 2)).join(', ')}), CPU ${fmt(m.cpu, 2)} s, ${fmt(m.rss, 0)} MiB${change}`;
+}
+
 /** Dry runs of one large file and of one a tenth its size: the cost must grow with the size, not its square. */
-async function benchLargeFile(): Promise<string[]> {
-  const rows: string[] = [];
-  const seconds: number[] = [];
+async function measureLargeFiles(all: Build[]): Promise<Map<number, Map<Build, Measured>>> {
+  const out = new Map<number, Map<Build, Measured>>();
   for (const kb of [250, 2500]) {
     const dir = mkdtempSync(join(tmpdir(), 'mv2-bench-large-'));
     try {
       writeFileSync(join(dir, 'client.ts'), largeFile(kb));
-      const { stdout } = await run(process.execPath, [CHILD, dir], { maxBuffer: 1 << 20 });
-      const r = JSON.parse(stdout.trim()) as { seconds: number; maxRssMiB: number; summary: { review: number } };
-      seconds.push(r.seconds);
-      rows.push(`| ${kb} KB | ${fmt(r.seconds, 2)} s | ${fmt(r.maxRssMiB, 0)} MiB | ${r.summary.review} |`);
+      out.set(kb, await measureAll(all, dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return [
-    '',
-    'One large generated client file (no tsconfig), dry run in its own process: the cost grows with the size. Targets: 2.5 MB under 60 s and within 15x of 250 KB.',
-    '',
-    '| file | wall | peak RSS | review items |',
-    '|---|---|---|---|',
-    ...rows,
-    '',
-    `2.5 MB / 250 KB: **${fmt(seconds[1]! / seconds[0]!, 1)}x** (before: a 2.2 MB file did not finish in 300 s).`,
-  ];
+  return out;
 }
 
 export async function benchCodemod(): Promise<string> {
+  const all = await builds();
+  const base = all.length > 1 ? all[0] : undefined;
+  const current = all.at(-1)!;
   const root = generateMonorepo();
+  let typed: Map<Build, Measured>;
+  let syntax: Map<Build, Measured>;
   try {
-    const measure = async () => {
-      const runs = [];
-      for (let i = 0; i < 3; i++) {
-        const { stdout } = await run(process.execPath, [CHILD, root], { maxBuffer: 1 << 20 });
-        runs.push(JSON.parse(stdout.trim()) as { seconds: number; maxRssMiB: number; summary: { scanned: number; changed: number; review: number } });
-      }
-      return { runs, median: [...runs].sort((a, b) => a.seconds - b.seconds)[1]! };
-    };
-    const typed = await measure();
+    typed = await measureAll(all, root);
     renameSync(join(root, 'tsconfig.json'), join(root, 'tsconfig.off.json'));
-    const syntax = await measure();
-    const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
-      `| ${label} | ${fmt(m.median.seconds, 2)} s (${m.runs.map((r) => fmt(r.seconds, 2)).join(', ')}) | ${fmt(m.median.summary.scanned / m.median.seconds, 0)} | ${fmt(Math.max(...m.runs.map((r) => r.maxRssMiB)), 0)} MiB | ${m.median.summary.changed} / ${m.median.summary.review} |`;
-    return [
-      '## Codemod',
-      '',
-      `Dry run over a generated monorepo of ${FILES} TypeScript files (about 150 lines each; every tenth calls v1, the rest use .id, .items and createdAt on their own objects), in its own process; median of 3 runs. ` +
-        'The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check); without one, each file is read alone with the standard lib and nothing is type-checked.',
-      '',
-      '| run | wall (runs) | files/s | peak RSS | to change / review items |',
-      '|---|---|---|---|---|',
-      row('with tsconfig (types)', typed),
-      row('without tsconfig (syntax)', syntax),
-      '',
-      'Targets: under 20 s and under 1 GB peak RSS, self-check included. Before the one-analysis codemod (issue 7): 8.44 s / 538 MiB with types, 7.21 s / 478 MiB without, on a monorepo that did not type-check and with no self-check.',
-      ...(await benchLargeFile()),
-      '',
-    ].join('\n');
+    syntax = await measureAll(all, root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+  const large = await measureLargeFiles(all);
+  const rows = (label: string, measured: Map<Build, Measured>) =>
+    all.map((build) => `| ${label} | ${build.label} | ${cell(measured.get(build)!, base && measured.get(base))} | ${measured.get(build)!.summary.changed} / ${measured.get(build)!.summary.review} |`);
+  const large250 = large.get(250)!.get(current)!;
+  const large2500 = large.get(2500)!.get(current)!;
+  // A comparison with a base build is a section of its own: it stays beside this build's figures alone.
+  return [
+    base ? `## Codemod beside ${base.label}` : '## Codemod',
+    '',
+    `Dry run over a generated monorepo of ${FILES} TypeScript files (about 150 lines each; every tenth calls v1, the rest use .id, .items and createdAt on their own objects), and of one large generated client file (no tsconfig), ` +
+      `each in its own process (\`node --import bench/peak-rss-probe.js dist/bench/codemod-child.js DIR\`): wall time from spawn to exit, CPU time (user and system, every thread) and peak RSS of the process, median of ${RUNS} runs` +
+      (base ? `, the builds taking turns (\`MIGRATE_V2_BENCH_BASE=/path/to/built/checkout node dist/bench/run.js codemod\`).` : ' (`node dist/bench/run.js codemod`; MIGRATE_V2_BENCH_BASE=/path/to/built/checkout adds a base build, the two taking turns).') +
+      ' The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check); without one, each file is read alone with the standard lib and nothing is type-checked.',
+    '',
+    '| run | build | wall (runs), CPU, peak RSS | to change / review items |',
+    '|---|---|---|---|',
+    ...rows('5,000 files, with tsconfig (types)', typed),
+    ...rows('5,000 files, without tsconfig (syntax)', syntax),
+    ...rows('one 250 KB file', large.get(250)!),
+    ...rows('one 2.5 MB file', large.get(2500)!),
+    '',
+    ...(base ? [`This build within 20% of ${base.label} (wall, CPU and peak RSS of every run above): ${verdict(withinOf(all, [typed, syntax, ...large.values()], 1.2))}.`, ''] : []),
+    `Targets: the typed run under 20 s and under 1 GB peak RSS, self-check included; 2.5 MB under 60 s and within 15x of 250 KB (this build: **${fmt(large2500.wall / large250.wall, 1)}x**; before: a 2.2 MB file did not finish in 300 s).`,
+    '',
+  ].join('\n');
 }

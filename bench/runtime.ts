@@ -4,45 +4,18 @@
  * the commit before the issue: the two builds run alternately, and each figure is the median of
  * its runs. Without a base the section shows this build alone.
  */
-import { execFile, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import { Agent, request } from 'undici';
 import { DEFAULT_API_TOKEN } from '../src/emulator/emulator.js';
 import { walk } from './emulator.js';
-import { CLI, fmt, median, PEAK_RSS_PROBE, peakRssMiB, percentile, startCliEmulator, type BenchEmulator } from './support.js';
-import { CHILD, cliAudit, measure } from './verify.js';
+import { alternately, builds, fmt, median, PEAK_RSS_PROBE, peakRssMiB, percentile, startCliEmulator, verdict, type BenchEmulator, type Build } from './support.js';
+import { cliAudit, measure } from './verify.js';
 
-const run = promisify(execFile);
 const STARTUP_RUNS = 5;
 const RUNS = 3;
 /** The audit against a bare walk varies most with what else the machine runs: more runs. */
 const AUDIT_RUNS = 5;
 const LARGE = 100_000;
-
-interface Build {
-  label: string;
-  cli: string;
-  /** Its bench/verify-child.js: the audit in process. */
-  child: string;
-}
-
-async function builds(): Promise<Build[]> {
-  const current = { label: 'this build', cli: CLI, child: CHILD };
-  const base = process.env['MIGRATE_V2_BENCH_BASE'];
-  if (!base) return [current];
-  const { stdout } = await run('git', ['-C', base, 'rev-parse', '--short', 'HEAD']);
-  return [{ label: `base ${stdout.trim()}`, cli: join(base, 'dist', 'src', 'cli.js'), child: join(base, 'dist', 'bench', 'verify-child.js') }, current];
-}
-
-const verdict = (met: boolean): string => (met ? 'met' : '**not met**');
-
-/** Runs `measureOnce` for every build, `runs` times, the builds taking turns. */
-async function alternately<T>(all: Build[], runs: number, measureOnce: (build: Build) => Promise<T>): Promise<Map<Build, T[]>> {
-  const out = new Map(all.map((b) => [b, [] as T[]]));
-  for (let i = 0; i < runs; i++) for (const build of all) out.get(build)!.push(await measureOnce(build));
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Startup
@@ -124,7 +97,7 @@ async function benchAuditThroughCli(all: Build[]): Promise<string[]> {
     const runs = await alternately(all, AUDIT_RUNS, async (build) => {
       const url = emulators.get(build)!.url;
       const bare = await measure('bare', url);
-      const inProcess = await measure('audit', url, build.child);
+      const inProcess = await measure('audit', url, build.verifyChild);
       const audit = await cliAudit(['--base-url', url, '--kinds', 'groups,repos'], { MIGRATE_V2_TOKEN: DEFAULT_API_TOKEN }, build.cli);
       for (const verdict of [audit.verdict, inProcess.verdict]) if (verdict !== 'parity') throw new Error(`${build.label}: the audit did not find parity: ${verdict}`);
       return { bare: bare.wall, audit: audit.seconds, bareInProcess: bare.seconds, auditInProcess: inProcess.seconds, bareCpu: bare.cpuSeconds, auditCpu: audit.cpuSeconds };

@@ -8,13 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
 import { mayCallV1, rejectAssumptions } from '../contract/index.js';
-import { UsageError } from '../errors.js';
 import { Analysis } from './analysis.js';
 import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
+import { BARE_OPTIONS, hostWithTexts, parseAlike, parseErrors, parsesAlike, readTsconfig, type ParseOptions } from './program.js';
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
@@ -45,23 +44,7 @@ export interface CodemodRun {
   typeCheck?: TypeCheckSummary;
 }
 
-function scriptKind(path: string): ts.ScriptKind {
-  if (path.endsWith('.tsx')) return ts.ScriptKind.TSX;
-  if (path.endsWith('.jsx')) return ts.ScriptKind.JSX;
-  if (/\.[cm]?js$/.test(path)) return ts.ScriptKind.JS;
-  return ts.ScriptKind.TS;
-}
-
-/** Syntax errors of a text, by the same parser; empty when it parses. */
-export function syntaxErrors(path: string, text: string): string[] {
-  return parseErrors(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path)));
-}
-
-/** Syntax errors of a parsed file, each as `line: message`. */
-function parseErrors(sf: ts.SourceFile): string[] {
-  const diagnostics = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics ?? [];
-  return diagnostics.map((d) => `${sf.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-}
+export { syntaxErrors } from './program.js';
 
 /**
  * Every manual-review note in a file's text, new or left by an earlier run: the line is the one
@@ -82,9 +65,12 @@ export function pendingReview(text: string, fresh: readonly ReviewItem[] = []): 
   return items;
 }
 
-interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error' | 'changes'> {}
+interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error' | 'changes'> {
+  /** The migrated text's tree, parsed as the program parses the file: the program after the migration takes it as it is. */
+  tree?: ts.SourceFile;
+}
 
-function migrateFile(path: string, sf: ts.SourceFile, analysis: Analysis, transforms: readonly Transform[], raw: string): FileResult {
+function migrateFile(path: string, sf: ts.SourceFile, analysis: Analysis, transforms: readonly Transform[], raw: string, how?: ParseOptions): FileResult {
   const source = readSourceText(raw);
   // Input that does not parse is not ours to guess at: it is reported with its line and left alone.
   const broken = parseErrors(sf);
@@ -96,14 +82,16 @@ function migrateFile(path: string, sf: ts.SourceFile, analysis: Analysis, transf
   }
   const sorted = sortedEdits(ctx.edits);
   const output = applySorted(source.text, sorted);
-  const errors = syntaxErrors(path, output);
+  // Only a text that changed is parsed again: the input parsed already, by the same rules.
+  const parsed = output === source.text && parsesAlike(how) ? undefined : parseAlike(path, output, how);
+  const errors = parsed ? parseErrors(parsed.sf) : [];
   if (errors.length > 0) {
     return { after: raw, review: [], error: `the migrated text does not parse (${errors[0]}); the file is left as it was` };
   }
   const lines = new Lines(output);
   const shift = new Shift(sorted);
   const fresh = ctx.todos.map((t) => ({ line: lines.lineOf(shift.of(t.position)), why: t.why, transform: t.transform }));
-  return { after: restore(source, output), review: pendingReview(output, fresh), changes: lineChanges(source.text, output, sorted) };
+  return { after: restore(source, output), review: pendingReview(output, fresh), changes: lineChanges(source.text, output, sorted), ...(parsed?.shared ? { tree: parsed.sf } : {}) };
 }
 
 /** Called as files are done: how many of how many. */
@@ -170,43 +158,6 @@ function candidates(raws: ReadonlyMap<string, string>, typed: boolean, baseNames
   return out;
 }
 
-/** Without a tsconfig: each file alone (imports are not resolved), with the standard lib so that arrays, promises and callbacks have types. */
-const BARE_OPTIONS: ts.CompilerOptions = {
-  allowJs: true,
-  checkJs: false,
-  noResolve: true,
-  types: [],
-  noEmit: true,
-  jsx: ts.JsxEmit.Preserve,
-  target: ts.ScriptTarget.Latest,
-};
-
-/** A tsconfig's compiler options and its declaration files (global types), for a program of our own roots. */
-function readTsconfig(tsconfig: string): { options: ts.CompilerOptions; declarations: string[] } {
-  let problem: string | undefined;
-  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (problem = ts.flattenDiagnosticMessageText(d.messageText, ' ')) });
-  if (!parsed || problem) throw new UsageError(`--tsconfig ${tsconfig}: ${problem ?? 'cannot be read'}`);
-  return {
-    options: { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false },
-    declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)),
-  };
-}
-
-/** TypeScript's lib files as ts-morph ships them (its compiler has no lib folder on disk). */
-const LIB_FILES = new Map(getLibFiles().map((f) => [`${libFolderInMemoryPath}/${f.fileName}`, f.text]));
-
-/** A compiler host that reads the run's texts (BOM removed) in place of the files on disk, and the lib files from memory. */
-export function hostWithTexts(options: ts.CompilerOptions, texts: (name: string) => string | undefined): ts.CompilerHost {
-  const host = ts.createCompilerHost(options, true);
-  const readFile = host.readFile.bind(host);
-  const fileExists = host.fileExists.bind(host);
-  host.getDefaultLibLocation = () => libFolderInMemoryPath;
-  host.getDefaultLibFileName = (o) => `${libFolderInMemoryPath}/${ts.getDefaultLibFileName(o)}`;
-  host.fileExists = (name) => LIB_FILES.has(name) || fileExists(name);
-  host.readFile = (name) => LIB_FILES.get(name) ?? texts(resolve(name)) ?? readFile(name);
-  return host;
-}
-
 export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string, options: CodemodOptions = {}): CodemodRun {
   // Assumed rules the config rejects hold for this run only.
   const undo = rejectAssumptions(options.config?.rejectAssumptions ?? []);
@@ -247,7 +198,9 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       const raw = raws.get(name);
       return raw === undefined ? undefined : readSourceText(raw).text;
     };
-    const host = hostWithTexts(compilerOptions, texts);
+    // The parse options of each file, to parse its migrated text alike.
+    const parses = new Map<string, ParseOptions>();
+    const host = hostWithTexts(compilerOptions, texts, undefined, (name, how) => parses.set(resolve(name), how));
     const program = ts.createProgram({ rootNames: [...selected, ...config.declarations], options: compilerOptions, host });
     const sourceFiles = [...selected].flatMap((p) => program.getSourceFile(p) ?? []);
     // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
@@ -259,6 +212,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       const file = resolve(container.getSourceFile().fileName);
       if (raws.has(file)) toMigrate.add(file);
     }
+    const trees = new Map<string, ts.SourceFile>();
     let done = files.length - toMigrate.size;
     for (const path of toMigrate) {
       options.progress?.(done++, files.length);
@@ -266,15 +220,27 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       const sf = program.getSourceFile(path);
       let result: FileResult;
       try {
-        result = sf ? migrateFile(path, sf, analysis, transforms, raw) : { after: raw, review: [], error: 'could not be parsed' };
+        result = sf ? migrateFile(path, sf, analysis, transforms, raw, parses.get(path)) : { after: raw, review: [], error: 'could not be parsed' };
       } catch (error) {
         result = { after: raw, review: [], error: `migrate-v2 could not migrate this file: ${(error as Error).message}` };
       }
+      const { tree, ...outcome } = result;
       const original = paths.get(path) ?? path;
-      outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, changed: result.after !== raw && !result.error, ...result });
+      const changed = result.after !== raw && !result.error;
+      if (tree && changed) trees.set(path, tree);
+      outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, changed, ...outcome });
     }
     fillUnchanged();
-    if (options.tsconfig) typeCheck = introducedErrors(program, compilerOptions, raws, outcomes, hostWithTexts);
+    if (options.tsconfig) {
+      const afterTexts = (name: string) => {
+        const o = outcomes.get(name);
+        const raw = o?.changed ? o.after : raws.get(name);
+        return raw === undefined ? undefined : readSourceText(raw).text;
+      };
+      // The program after the migration parses nothing twice: unchanged files keep their trees, changed ones take the syntax check's.
+      const reused = (name: string) => trees.get(resolve(name)) ?? (outcomes.get(resolve(name))?.changed ? undefined : program.getSourceFile(name));
+      typeCheck = introducedErrors(program, outcomes, hostWithTexts(compilerOptions, afterTexts, reused));
+    }
   }
   fillUnchanged();
   return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started, ...(typeCheck ? { typeCheck } : {}) };

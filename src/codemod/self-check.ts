@@ -8,15 +8,12 @@
 import { resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import type { FileOutcome } from './engine.js';
-import { readSourceText } from './source-text.js';
 
 export interface TypeCheckSummary {
   files: number;
   before: number;
   after: number;
 }
-
-type HostFactory = (options: ts.CompilerOptions, texts: (name: string) => string | undefined) => ts.CompilerHost;
 
 function errorsOf(program: ts.Program, files: readonly string[]): ts.Diagnostic[] {
   return files.flatMap((f) => {
@@ -27,14 +24,16 @@ function errorsOf(program: ts.Program, files: readonly string[]): ts.Diagnostic[
 
 const keyOf = (d: ts.Diagnostic) => `${d.file?.fileName}\u0000${d.code}\u0000${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
 
-/** Files of the program that import one of `changed`, by the program's own module resolution. */
-function importersOf(program: ts.Program, changed: ReadonlySet<string>): string[] {
+/** Files of the program that import one of `changed`, each specifier resolved as a module of its own (file system answers and resolutions kept). */
+function importersOf(program: ts.Program, changed: ReadonlySet<string>, host: ts.ModuleResolutionHost): string[] {
   const out: string[] = [];
+  const options = program.getCompilerOptions();
+  const cache = ts.createModuleResolutionCache(program.getCurrentDirectory(), (name) => (ts.sys.useCaseSensitiveFileNames ? name : name.toLowerCase()), options);
   for (const sf of program.getSourceFiles()) {
     if (sf.isDeclarationFile || sf.fileName.includes('/node_modules/') || changed.has(resolve(sf.fileName))) continue;
     const specifiers = sf.statements.flatMap((s) => ((ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? [s.moduleSpecifier.text] : []));
     const imports = specifiers.some((spec) => {
-      const target = ts.resolveModuleName(spec, sf.fileName, program.getCompilerOptions(), ts.sys).resolvedModule?.resolvedFileName;
+      const target = ts.resolveModuleName(spec, sf.fileName, options, host, cache).resolvedModule?.resolvedFileName;
       return target !== undefined && changed.has(resolve(target));
     });
     if (imports) out.push(sf.fileName);
@@ -42,16 +41,12 @@ function importersOf(program: ts.Program, changed: ReadonlySet<string>): string[
   return out;
 }
 
-export function introducedErrors(program: ts.Program, options: ts.CompilerOptions, raws: ReadonlyMap<string, string>, outcomes: Map<string, FileOutcome>, host: HostFactory): TypeCheckSummary {
+/** `afterHost`: reads the migrated texts (and hands out the trees the run parsed already). */
+export function introducedErrors(program: ts.Program, outcomes: Map<string, FileOutcome>, afterHost: ts.CompilerHost): TypeCheckSummary {
   const changed = new Set([...outcomes].filter(([, o]) => o.changed).map(([p]) => p));
   if (changed.size === 0) return { files: 0, before: 0, after: 0 };
-  const checked = [...new Set([...changed, ...importersOf(program, changed).map((f) => resolve(f))])];
-  const afterTexts = (name: string) => {
-    const o = outcomes.get(name);
-    const raw = o?.changed ? o.after : raws.get(name);
-    return raw === undefined ? undefined : readSourceText(raw).text;
-  };
-  const after = ts.createProgram({ rootNames: program.getRootFileNames(), options, host: host(options, afterTexts), oldProgram: program });
+  const checked = [...new Set([...changed, ...importersOf(program, changed, afterHost).map((f) => resolve(f))])];
+  const after = ts.createProgram({ rootNames: program.getRootFileNames(), options: program.getCompilerOptions(), host: afterHost, oldProgram: program });
   const afterErrors = errorsOf(after, checked);
   // A file with no error after the migration cannot hold one it brought: only the others are
   // checked before it too, which halves the cost on a project that type-checks.

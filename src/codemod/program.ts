@@ -1,0 +1,114 @@
+/**
+ * The compiler programs of a run: their options (a tsconfig's, or each file alone), a compiler host
+ * that reads the run's texts in place of the files on disk, and the parses they share. A file is
+ * parsed once per text: the program after the migration takes the unchanged files' trees from the
+ * program before it, and the changed files' trees from the check that their new text parses.
+ */
+import { resolve } from 'node:path';
+import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
+import { ts } from 'ts-morph';
+import { UsageError } from '../errors.js';
+
+export function scriptKind(path: string): ts.ScriptKind {
+  if (path.endsWith('.tsx')) return ts.ScriptKind.TSX;
+  if (path.endsWith('.jsx')) return ts.ScriptKind.JSX;
+  if (/\.[cm]?js$/.test(path)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+/** Syntax errors of a text, by the same parser; empty when it parses. */
+export function syntaxErrors(path: string, text: string): string[] {
+  return parseErrors(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path)));
+}
+
+/** Syntax errors of a parsed file, each as `line: message`. */
+export function parseErrors(sf: ts.SourceFile): string[] {
+  const diagnostics = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  return diagnostics.map((d) => `${sf.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+}
+
+/** Without a tsconfig: each file alone (imports are not resolved), with the standard lib so that arrays, promises and callbacks have types. */
+export const BARE_OPTIONS: ts.CompilerOptions = {
+  allowJs: true,
+  checkJs: false,
+  noResolve: true,
+  types: [],
+  noEmit: true,
+  jsx: ts.JsxEmit.Preserve,
+  target: ts.ScriptTarget.Latest,
+};
+
+export interface ProgramConfig {
+  options: ts.CompilerOptions;
+  /** Declaration files the tsconfig names (global types): roots of every program. */
+  declarations: string[];
+}
+
+/** A tsconfig's compiler options and its declaration files (global types), for a program of our own roots. */
+export function readTsconfig(tsconfig: string): ProgramConfig {
+  let problem: string | undefined;
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (problem = ts.flattenDiagnosticMessageText(d.messageText, ' ')) });
+  if (!parsed || problem) throw new UsageError(`--tsconfig ${tsconfig}: ${problem ?? 'cannot be read'}`);
+  return {
+    options: { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false },
+    declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)),
+  };
+}
+
+/** TypeScript's lib files as ts-morph ships them (its compiler has no lib folder on disk). */
+const LIB_FILES = new Map(getLibFiles().map((f) => [`${libFolderInMemoryPath}/${f.fileName}`, f.text]));
+
+/** A file system question asked once: files and folders do not come and go during a run. */
+function remembered(ask: (name: string) => boolean): (name: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (name) => {
+    let answer = answers.get(name);
+    if (answer === undefined) answers.set(name, (answer = ask(name)));
+    return answer;
+  };
+}
+
+/** Trees a host hands out in place of parsing: the before program's, for the files the migration left as they were. */
+export type SourceFileSource = (name: string) => ts.SourceFile | undefined;
+
+/**
+ * A compiler host that reads the run's texts (BOM removed) in place of the files on disk, and the
+ * lib files from memory. `parsed` hands out trees made already; `onParse` is told the parse
+ * options of each file the host parses itself (the program's, to parse a new text alike).
+ */
+export function hostWithTexts(options: ts.CompilerOptions, texts: (name: string) => string | undefined, parsed?: SourceFileSource, onParse?: (name: string, how: ParseOptions) => void): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
+  const readFile = host.readFile.bind(host);
+  const fileExists = remembered(host.fileExists.bind(host));
+  const getSourceFile = host.getSourceFile.bind(host);
+  if (host.directoryExists) host.directoryExists = remembered(host.directoryExists.bind(host));
+  host.getDefaultLibLocation = () => libFolderInMemoryPath;
+  host.getDefaultLibFileName = (o) => `${libFolderInMemoryPath}/${ts.getDefaultLibFileName(o)}`;
+  host.fileExists = (name) => LIB_FILES.has(name) || fileExists(name);
+  host.readFile = (name) => LIB_FILES.get(name) ?? texts(resolve(name)) ?? readFile(name);
+  host.getSourceFile = (name, how, onError, fresh) => {
+    const made = parsed?.(name);
+    if (made) return made;
+    onParse?.(name, how);
+    return getSourceFile(name, how, onError, fresh);
+  };
+  return host;
+}
+
+export type ParseOptions = ts.CreateSourceFileOptions | ts.ScriptTarget;
+
+/** Whether a program's parse (`how`) reads a text as the syntax check does: by the identifier rules of ES2015 and later. */
+export function parsesAlike(how: ParseOptions | undefined): boolean {
+  const version = how === undefined ? ts.ScriptTarget.Latest : typeof how === 'number' ? how : how.languageVersion;
+  return version >= ts.ScriptTarget.ES2015;
+}
+
+/**
+ * Parses a migrated text as the program parses its file (`how`, recorded when it did), so that the
+ * program after the migration can take the tree as it is (`shared`); as the syntax check alone
+ * parses it where the two would read it differently.
+ */
+export function parseAlike(path: string, text: string, how: ParseOptions | undefined): { sf: ts.SourceFile; shared: boolean } {
+  if (how === undefined || !parsesAlike(how)) return { sf: ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path)), shared: false };
+  return { sf: ts.createSourceFile(path, text, how, false, scriptKind(path)), shared: true };
+}

@@ -67,6 +67,8 @@ export class DataFlow {
   private readonly syntactic = new Map<ts.Node, Shape | null>();
   /** Names of class fields and other members a shape was learned for: only these ask the checker for a member's declaration. */
   private readonly members = new Set<string>();
+  /** What the checker said of a node's type: asked once per node, whatever is learned after (roles are what change). */
+  private readonly checked = new Map<ts.Node, ts.Type>();
 
   constructor(
     private readonly sf: ts.SourceFile,
@@ -203,9 +205,16 @@ export class DataFlow {
     return undefined;
   }
 
+  /** The checker's type of a node, asked once. */
+  private typeAt(node: ts.Node): ts.Type {
+    let type = this.checked.get(node);
+    if (!type) this.checked.set(node, (type = this.checker.getTypeAtLocation(node)));
+    return type;
+  }
+
   /** What the checker says of any node's type (a parameter, a binding pattern). */
   typedShape(node: ts.Node): Shape | undefined {
-    const role = this.types.containers.size > 0 ? this.types.roleOf(this.checker.getTypeAtLocation(node)) : null;
+    const role = this.types.containers.size > 0 ? this.types.roleOf(this.typeAt(node)) : null;
     return role ? { kind: role.shape, resource: role.resource } : undefined;
   }
 
@@ -214,7 +223,7 @@ export class DataFlow {
     if (this.types.containers.size === 0) return undefined;
     if (!ts.isIdentifier(n) && !ts.isPropertyAccessExpression(n) && !ts.isCallExpression(n) && !ts.isElementAccessExpression(n)) return undefined;
     // `unwrap` took the await away: a promise's value is what was awaited.
-    const type = this.checker.getTypeAtLocation(n);
+    const type = this.typeAt(n);
     const role = this.types.roleOf(ts.isCallExpression(n) ? (this.checker.getAwaitedType(type) ?? type) : type);
     return role ? { kind: role.shape, resource: role.resource } : undefined;
   }

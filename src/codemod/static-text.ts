@@ -91,11 +91,13 @@ export class StaticText {
     private readonly checker: ts.TypeChecker,
     private readonly bindings: ReadonlyMap<ts.Declaration, Evaluated> = new Map(),
     readonly bases: readonly DeclaredBase[] = [],
+    /** What each name was found to refer to, asked once and shared by every reader of the program. */
+    private readonly declarations = new Map<ts.Node, ts.Declaration | null>(),
   ) {}
 
   /** The same reader, with some parameters standing for given texts. */
   bound(bindings: ReadonlyMap<ts.Declaration, Evaluated>): StaticText {
-    return new StaticText(this.checker, bindings, this.bases);
+    return new StaticText(this.checker, bindings, this.bases, this.declarations);
   }
 
   /** A use of a declared base variable: its value's v1 prefix, known only by the config. */
@@ -108,9 +110,14 @@ export class StaticText {
 
   /** The declaration a name refers to, through imports. */
   declarationOf(node: ts.Node): ts.Declaration | undefined {
-    let symbol = ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node ? this.checker.getShorthandAssignmentValueSymbol(node.parent) : this.checker.getSymbolAtLocation(node);
-    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-    return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+    let found = this.declarations.get(node);
+    if (found === undefined) {
+      let symbol = ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node ? this.checker.getShorthandAssignmentValueSymbol(node.parent) : this.checker.getSymbolAtLocation(node);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+      found = symbol?.valueDeclaration ?? symbol?.declarations?.[0] ?? null;
+      this.declarations.set(node, found);
+    }
+    return found ?? undefined;
   }
 
   /** The import that brings a name into its file (the specifier or clause), without following it to the module. */

@@ -6,7 +6,7 @@
  */
 import { ts } from 'ts-morph';
 import type { DataFlow, Shape } from './data-flow.js';
-import type { ResourceTypes, TypeShape } from './resource-types.js';
+import { isProjectSource, type ResourceTypes, type TypeShape } from './resource-types.js';
 import { unwrap } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 
@@ -73,15 +73,30 @@ export class TypeEvidence {
       if ('weak' in shape && shape.weak && shape.call && staysOnV1(shape.call)) continue;
       if ((ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.type) attach(declaration.type, shape);
     }
+    // A value's shape is asked only where a written type could take it: the checker is the cost.
     const visit = (node: ts.Node): void => {
       if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !ts.isConstTypeReference(node.type)) attach(node.type, shapeOf(node.expression));
       else if (ts.isVariableDeclaration(node) && node.type && node.initializer) attach(node.type, shapeOf(node.initializer));
-      else if (ts.isReturnStatement(node) && node.expression) attach(returnTypeOf(node), shapeOf(node.expression));
-      else if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) attach(node.type, shapeOf(node.body));
-      else if (ts.isCallExpression(node)) this.atCall(node, shapeOf, attach);
+      else if (ts.isReturnStatement(node) && node.expression) {
+        const declared = returnTypeOf(node);
+        if (declared) attach(declared, shapeOf(node.expression));
+      } else if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
+        if (node.type) attach(node.type, shapeOf(node.body));
+      } else if (ts.isCallExpression(node)) this.atCall(node, shapeOf, attach);
       ts.forEachChild(node, visit);
     };
     visit(sf);
+  }
+
+  /**
+   * Whether a call may resolve to a function declared in the program's own sources: only such a
+   * function's generic helper can be handed values that are no API records. Asked of the callee's
+   * type, which costs far less than resolving the call (a library's overloads, callbacks inferred).
+   */
+  private mayBeProjectFunction(call: ts.CallExpression): boolean {
+    const signatures = this.checker.getSignaturesOfType(this.checker.getTypeAtLocation(call.expression), ts.SignatureKind.Call);
+    if (signatures.length === 0) return true;
+    return signatures.some((s) => !s.declaration || isProjectSource(s.declaration.getSourceFile()));
   }
 
   private atCall(node: ts.CallExpression, shapeOf: (e: ts.Expression) => Shape | undefined, attach: (type: ts.TypeNode | undefined, shape: Shape | undefined) => void): void {
@@ -97,11 +112,14 @@ export class TypeEvidence {
       const declaration = signature?.declaration;
       return declaration && !ts.isJSDocSignature(declaration) ? declaration.parameters[Math.min(i, declaration.parameters.length - 1)] : undefined;
     };
+    let projectCallee: boolean | undefined;
     node.arguments.forEach((arg, i) => {
       const shape = ts.isSpreadElement(arg) ? undefined : shapeOf(unwrap(arg));
       if (!shape || !TYPED_SHAPES.has(shape.kind)) {
         // Only the checker's pass can tell that a value is no API record (the flow alone knows too little).
-        if (this.useChecker && this.types.containers.size > 0 && !ts.isSpreadElement(arg) && !isFunctionValue(arg)) this.types.markForeignArgument(parameterOf(i)?.type);
+        if (!this.useChecker || this.types.containers.size === 0 || ts.isSpreadElement(arg) || isFunctionValue(arg)) return;
+        projectCallee ??= this.mayBeProjectFunction(node);
+        if (projectCallee) this.types.markForeignArgument(parameterOf(i)?.type);
         return;
       }
       const parameter = parameterOf(i);

@@ -2,6 +2,7 @@
 import { ts } from 'ts-morph';
 import type { TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
+import { nodesOf } from '../src/codemod/file-nodes.js';
 
 /** `JSON.stringify(x)` -> x; anything else as it is. */
 export function jsonPayload(body: ts.Expression): ts.Expression {
@@ -49,7 +50,12 @@ export function enclosingScope(node: ts.Node): ts.Node | undefined {
   return undefined;
 }
 
+/** Visits a node and every node under it, each before its children; a whole file from the list made once for it. */
 export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {
+  if (ts.isSourceFile(root)) {
+    for (const node of nodesOf(root).all) visit(node);
+    return;
+  }
   const walk = (node: ts.Node): void => {
     visit(node);
     ts.forEachChild(node, walk);

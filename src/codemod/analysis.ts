@@ -12,6 +12,7 @@ import { TypeEvidence } from './type-evidence.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { fieldsGoneInV2, goneFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
+import { nodesOf } from './file-nodes.js';
 import { Wrappers } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
 import type { CodemodConfig } from './config.js';
@@ -187,17 +188,14 @@ export class Analysis {
   /** A read of one record whose list is read as a list (`items.map`, `items.length` as a count) has no v2 Get form. */
   private keepListLikeReads(file: FileAnalysis): void {
     if (!file.calls.some((c) => c.operation === 'get-by-list' && this.plan.migrates(c))) return;
-    const visit = (node: ts.Node): void => {
-      if (ts.isPropertyAccessExpression(node) && V1_LIST_KEYS.has(node.name.text)) {
-        const shape = file.flow.flowShape(node.expression);
-        const call = shape?.kind === 'envelope' ? shape.call : undefined;
-        if (call?.operation === 'get-by-list' && this.plan.migrates(call) && !readsAsOne(node)) {
-          this.plan.demote(call, `this read of one ${call.resource.singular} reads its ${node.name.text} as a list further on (not only its first record, or whether there is one): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
-        }
+    for (const node of nodesOf(file.sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
+      if (!V1_LIST_KEYS.has(node.name.text)) continue;
+      const shape = file.flow.flowShape(node.expression);
+      const call = shape?.kind === 'envelope' ? shape.call : undefined;
+      if (call?.operation === 'get-by-list' && this.plan.migrates(call) && !readsAsOne(node)) {
+        this.plan.demote(call, `this read of one ${call.resource.singular} reads its ${node.name.text} as a list further on (not only its first record, or whether there is one): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
       }
-      ts.forEachChild(node, visit);
-    };
-    visit(file.sf);
+    }
   }
 
   /**
@@ -213,19 +211,16 @@ export class Analysis {
       demoted = true;
     };
     for (const file of this.files.values()) {
-      const visit = (node: ts.Node): void => {
-        if (ts.isPropertyAccessExpression(node) && this.goneFields.has(node.name.text)) {
-          const field = node.name.text;
-          const shape = file.flow.flowShape(node.expression);
-          if (shape?.kind === 'resource' && shape.call && fieldsGoneInV2(shape.resource).has(field)) keep(shape.call, shape.resource, field);
-          const member = this.text.declarationOf(node.name);
-          const container = member && ts.isPropertySignature(member) && (ts.isInterfaceDeclaration(member.parent) || ts.isTypeLiteralNode(member.parent)) ? member.parent : undefined;
-          const resource = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource' && fieldsGoneInV2(r.resource).has(field))?.resource;
-          if (container && resource) for (const call of this.types.seenOn.get(container) ?? []) keep(call as V1Call, resource, field);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(file.sf);
+      for (const node of nodesOf(file.sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
+        if (!this.goneFields.has(node.name.text)) continue;
+        const field = node.name.text;
+        const shape = file.flow.flowShape(node.expression);
+        if (shape?.kind === 'resource' && shape.call && fieldsGoneInV2(shape.resource).has(field)) keep(shape.call, shape.resource, field);
+        const member = this.text.declarationOf(node.name);
+        const container = member && ts.isPropertySignature(member) && (ts.isInterfaceDeclaration(member.parent) || ts.isTypeLiteralNode(member.parent)) ? member.parent : undefined;
+        const resource = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource' && fieldsGoneInV2(r.resource).has(field))?.resource;
+        if (container && resource) for (const call of this.types.seenOn.get(container) ?? []) keep(call as V1Call, resource, field);
+      }
     }
     return demoted;
   }
@@ -276,15 +271,11 @@ export class Analysis {
   private identifiersNamed(name: string): ts.Identifier[] {
     if (this.names.size === 0) {
       for (const sf of this.files.keys()) {
-        const visit = (node: ts.Node): void => {
-          if (ts.isIdentifier(node)) {
-            const list = this.names.get(node.text);
-            if (list) list.push(node);
-            else this.names.set(node.text, [node]);
-          }
-          ts.forEachChild(node, visit);
-        };
-        visit(sf);
+        for (const node of nodesOf(sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
+          const list = this.names.get(node.text);
+          if (list) list.push(node);
+          else this.names.set(node.text, [node]);
+        }
       }
     }
     return this.names.get(name) ?? [];
@@ -333,11 +324,7 @@ function inlineListElement(container: Container): ts.TypeNode | undefined {
 }
 
 function collectGenericUses(sf: ts.SourceFile, out: ts.TypeReferenceNode[]): void {
-  const visit = (node: ts.Node): void => {
-    if (ts.isTypeReferenceNode(node) && node.typeArguments) out.push(node);
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
+  for (const node of nodesOf(sf).of<ts.TypeReferenceNode>(ts.SyntaxKind.TypeReference)) if (node.typeArguments) out.push(node);
 }
 
 /** `new URL(path, base)`: a URL object, changed in place by `searchParams.set` and read by its members. */

@@ -12,6 +12,7 @@ import { resourceOf, type ResourceContract } from '../contract/index.js';
 import type { ResourceTypes } from './resource-types.js';
 import { unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
+import { nodesOf } from './file-nodes.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
@@ -378,7 +379,7 @@ export class DataFlow {
         if (declaration && !this.answersUnplaced(declaration)) learn(declaration, { kind: 'resource', resource: resourceOf(kind), call, weak: true }, true);
       }
     }
-    const visit = (node: ts.Node): void => {
+    for (const node of nodesOf(this.sf).all) {
       if (ts.isVariableDeclaration(node) && node.initializer) bindPattern(node.name, this.shapeOf(node.initializer));
       if (ts.isPropertyDeclaration(node) && node.initializer && ts.isIdentifier(node.name)) {
         const shape = this.shapeOf(node.initializer);
@@ -438,9 +439,7 @@ export class DataFlow {
           changed = true;
         }
       }
-      ts.forEachChild(node, visit);
-    };
-    visit(this.sf);
+    }
     return changed;
   }
 }

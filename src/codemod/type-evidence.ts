@@ -9,6 +9,7 @@ import type { DataFlow, Shape } from './data-flow.js';
 import { isProjectSource, type ResourceTypes, type TypeShape } from './resource-types.js';
 import { unwrap } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
+import { nodesOf } from './file-nodes.js';
 
 const TYPED_SHAPES = new Set<Shape['kind']>(['resource', 'array', 'envelope']);
 
@@ -74,7 +75,7 @@ export class TypeEvidence {
       if ((ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.type) attach(declaration.type, shape);
     }
     // A value's shape is asked only where a written type could take it: the checker is the cost.
-    const visit = (node: ts.Node): void => {
+    for (const node of nodesOf(sf).all) {
       if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !ts.isConstTypeReference(node.type)) attach(node.type, shapeOf(node.expression));
       else if (ts.isVariableDeclaration(node) && node.type && node.initializer) attach(node.type, shapeOf(node.initializer));
       else if (ts.isReturnStatement(node) && node.expression) {
@@ -83,9 +84,7 @@ export class TypeEvidence {
       } else if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
         if (node.type) attach(node.type, shapeOf(node.body));
       } else if (ts.isCallExpression(node)) this.atCall(node, shapeOf, attach);
-      ts.forEachChild(node, visit);
-    };
-    visit(sf);
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, ty
 import { isProjectSource } from './resource-types.js';
 import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
+import { nodesOf } from './file-nodes.js';
 
 export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky';
 export type V1Operation = 'list' | 'get-by-list' | 'create' | 'update' | 'delete';
@@ -265,8 +266,8 @@ export interface CallScan {
 export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrappers): CallScan {
   const calls: V1Call[] = [];
   const unplaced: ts.CallExpression[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && !wrappers.transports.has(node)) {
+  for (const node of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+    if (!wrappers.transports.has(node)) {
       const r = recognise(node, text) ?? wrappers.viaWrapper(node);
       const path = r ? text.of(r.urlNode) : undefined;
       if (r && path !== undefined) {
@@ -282,8 +283,6 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         else if (hasV1Path(parts.text)) unplaced.push(node);
       }
     }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
+  }
   return { calls, unplaced };
 }

@@ -14,6 +14,7 @@ import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
 import { queryOption, type Client } from './v1-calls.js';
+import { nodesOf } from './file-nodes.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -324,13 +325,7 @@ export class Wrappers {
     this.files = files;
     for (let round = 0; round < 4; round++) {
       let found = false;
-      for (const sf of files) {
-        const visit = (node: ts.Node): void => {
-          if (ts.isCallExpression(node)) found = this.consider(node, transportOf) || found;
-          ts.forEachChild(node, visit);
-        };
-        visit(sf);
-      }
+      for (const sf of files) for (const node of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) found = this.consider(node, transportOf) || found;
       if (!found) break;
     }
   }
@@ -367,15 +362,13 @@ export class Wrappers {
       if (symbol && f && (ts.isArrowFunction(f) || ts.isFunctionExpression(f))) out.set(symbol, [...(out.get(symbol) ?? []), f]);
     };
     for (const sf of this.files) {
-      const visit = (node: ts.Node): void => {
+      for (const node of nodesOf(sf).all) {
         if (ts.isVariableDeclaration(node)) add(node.type, node.initializer);
         if ((ts.isFunctionDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node)) && node.type) {
           const returned = returnedExpressions(node);
           if (returned.length === 1) add(node.type, returned[0]);
         }
-        ts.forEachChild(node, visit);
-      };
-      visit(sf);
+      }
     }
     return out;
   }

@@ -1,0 +1,38 @@
+/**
+ * The nodes of a parsed file, listed once in the order a walk visits them (the file, then each node
+ * before its children, as `ts.forEachChild` gives them), and by kind. The analysis's passes and the
+ * transforms read these lists instead of walking the tree again each.
+ */
+import { ts } from 'ts-morph';
+
+export class FileNodes {
+  /** Every node, the file first, in walk order. */
+  readonly all: readonly ts.Node[];
+  private readonly kinds = new Map<ts.SyntaxKind, ts.Node[]>();
+
+  constructor(sf: ts.SourceFile) {
+    const all: ts.Node[] = [];
+    const visit = (node: ts.Node): void => {
+      all.push(node);
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    this.all = all;
+  }
+
+  /** The nodes of one kind, in walk order (listed at the first ask for that kind). */
+  of<T extends ts.Node>(kind: T['kind']): readonly T[] {
+    let list = this.kinds.get(kind);
+    if (!list) this.kinds.set(kind, (list = this.all.filter((n) => n.kind === kind)));
+    return list as T[];
+  }
+}
+
+const listed = new WeakMap<ts.SourceFile, FileNodes>();
+
+/** A file's nodes, listed at the first ask. */
+export function nodesOf(sf: ts.SourceFile): FileNodes {
+  let nodes = listed.get(sf);
+  if (!nodes) listed.set(sf, (nodes = new FileNodes(sf)));
+  return nodes;
+}

@@ -2,18 +2,9 @@
 import { ts } from 'ts-morph';
 import type { TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
+import { propertyKey } from '../src/codemod/syntax.js';
 
-/** `JSON.stringify(x)` -> x; anything else as it is. */
-export function jsonPayload(body: ts.Expression): ts.Expression {
-  const n = unwrap(body);
-  if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.stringify' && n.arguments[0]) return unwrap(n.arguments[0]);
-  return n;
-}
-
-export function propertyKey(p: ts.ObjectLiteralElementLike): string | undefined {
-  if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isMethodDeclaration(p)) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) return p.name.text;
-  return undefined;
-}
+export { enclosingScope, forEachNode, jsonPayload, propertyKey } from '../src/codemod/syntax.js';
 
 /** Renames an object literal's key, keeping its value: `{ id }` -> `{ uid: id }`. */
 export function renameObjectKey(ctx: TransformContext, p: ts.ObjectLiteralElementLike, to: string): void {
@@ -41,20 +32,6 @@ export function bindingKey(element: ts.BindingElement): string | undefined {
 export function quoteLike(original: string, text: string): string {
   const q = original[0] === '"' || original[0] === '`' ? original[0] : "'";
   return `${q}${text}${q}`;
-}
-
-/** The function (or file) a node stands in. */
-export function enclosingScope(node: ts.Node): ts.Node | undefined {
-  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
-  return undefined;
-}
-
-export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {
-  const walk = (node: ts.Node): void => {
-    visit(node);
-    ts.forEachChild(node, walk);
-  };
-  walk(root);
 }
 
 /**

@@ -15,6 +15,8 @@ import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
 import type { CodemodConfig } from './config.js';
+import { updateMask } from './update-masks.js';
+import { filePaging, sendsPages, type ListPaging } from './paging.js';
 
 export interface FileAnalysis {
   sf: ts.SourceFile;
@@ -102,6 +104,31 @@ export class Analysis {
       this.files.set(sf, file);
     }
     return file;
+  }
+
+  private readonly masks = new Map<V1Call, string[] | undefined>();
+
+  /** The fields a migrated update names in its updateMask; undefined when they cannot be known (`*`). */
+  updateMask(call: V1Call): string[] | undefined {
+    if (!this.masks.has(call)) this.masks.set(call, updateMask(call, (n) => this.text.declarationOf(n)));
+    return this.masks.get(call);
+  }
+
+  private readonly paging = new Map<V1Call, ListPaging>();
+
+  /** How a list call meets v2's pages (paging.ts), decided once per file after the decisions settle. */
+  listPaging(call: V1Call): ListPaging {
+    if (!this.paging.has(call)) {
+      const file = this.fileAnalysis(call.call.getSourceFile());
+      const decided = filePaging(file.sf, file.calls, (e) => this.migrating(file.flow.shapeOf(e)), (c) => file.flow.takesApart(c));
+      for (const [c, p] of decided) this.paging.set(c, p);
+    }
+    return this.paging.get(call)!;
+  }
+
+  /** Whether a migrated list call asks for pages: its request gains the page parameters at the end of its query. */
+  sendsPages(call: V1Call): boolean {
+    return sendsPages(call, call.operation === 'list' && !call.via?.records ? this.listPaging(call) : undefined);
   }
 
   /** The calls a shape came from must migrate for its value to be a v2 value. */

@@ -1,0 +1,29 @@
+/** Small questions about syntax that the analysis and the transforms both ask. */
+import { ts } from 'ts-morph';
+import { unwrap } from './static-text.js';
+
+/** `JSON.stringify(x)` -> x; anything else as it is. */
+export function jsonPayload(body: ts.Expression): ts.Expression {
+  const n = unwrap(body);
+  if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.stringify' && n.arguments[0]) return unwrap(n.arguments[0]);
+  return n;
+}
+
+export function propertyKey(p: ts.ObjectLiteralElementLike): string | undefined {
+  if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isMethodDeclaration(p)) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) return p.name.text;
+  return undefined;
+}
+
+/** The function (or file) a node stands in. */
+export function enclosingScope(node: ts.Node): ts.Node | undefined {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
+  return undefined;
+}
+
+export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {
+  const walk = (node: ts.Node): void => {
+    visit(node);
+    ts.forEachChild(node, walk);
+  };
+  walk(root);
+}

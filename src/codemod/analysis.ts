@@ -15,6 +15,8 @@ import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { Wrappers } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
 import type { CodemodConfig } from './config.js';
+import { DoublePlan } from './double-plan.js';
+import { NO_DATA, type DataAccess } from './data-files.js';
 import { updateMask } from './update-masks.js';
 import { filePaging, sendsPages, type ListPaging } from './paging.js';
 
@@ -45,6 +47,8 @@ export class Analysis {
   readonly goneFields = goneFieldNames();
   /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
   readonly readerGets = new Map<V1Call, ReaderGet>();
+  /** The test doubles of v1 (stubs, mocks, recordings, expectations) and their decisions. */
+  readonly doubles: DoublePlan;
 
   constructor(
     readonly checker: ts.TypeChecker,
@@ -52,6 +56,7 @@ export class Analysis {
     /** Whether files the analysis does not see import this one: then its exports have readers it cannot follow. */
     private readonly importedUnseen: (sf: ts.SourceFile) => boolean,
     config: CodemodConfig = { wrappers: [] },
+    data: DataAccess = NO_DATA,
   ) {
     this.text = new StaticText(checker, new Map(), config.baseUrls ?? []);
     this.types = new ResourceTypes(checker);
@@ -63,7 +68,10 @@ export class Analysis {
     }
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
     this.keepListReadersWhole();
-    for (const file of this.files.values()) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced));
+    this.doubles = new DoublePlan(this, candidates, data);
+    // A test reads what the program's functions return: their files' flows come first.
+    const ordered = [...this.files.values()].sort((x, y) => Number(this.doubles.hasDoubles(x.sf)) - Number(this.doubles.hasDoubles(y.sf)));
+    for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), (fn) => this.files.get(fn.getSourceFile())?.flow?.returnOf(fn));
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     this.keepDestructuredReads();
     this.keepUntestableReads();
@@ -90,6 +98,10 @@ export class Analysis {
   }
 
   private callNodes?: Set<ts.CallExpression>;
+
+  callsIn(sf: ts.SourceFile): readonly V1Call[] {
+    return this.files.get(sf)?.calls ?? [];
+  }
 
   isV1Call(node: ts.CallExpression): boolean {
     this.callNodes ??= new Set(this.plan.calls.map((c) => c.call));

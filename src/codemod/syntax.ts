@@ -27,3 +27,17 @@ export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void
   };
   walk(root);
 }
+
+/** A variable's initialiser and every value assigned to it in its scope. */
+export function assignedValues(d: ts.VariableDeclaration): ts.Expression[] {
+  const out = d.initializer ? [d.initializer] : [];
+  const name = d.name.getText();
+  let scope: ts.Node = d;
+  while (scope.parent && !ts.isSourceFile(scope) && !ts.isFunctionLike(scope)) scope = scope.parent;
+  const visit = (node: ts.Node): void => {
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(node.left) && node.left.text === name) out.push(node.right);
+    ts.forEachChild(node, visit);
+  };
+  visit(scope);
+  return out;
+}

@@ -152,7 +152,7 @@ function clientOfType(type: ts.TypeNode | undefined, text: StaticText): Client |
 }
 
 /** The module an identifier is imported from, by its import declaration (no resolution needed). */
-function importedModule(name: ts.Identifier, text: StaticText): string | undefined {
+export function importedModule(name: ts.Identifier, text: StaticText): string | undefined {
   let n: ts.Node | undefined = text.importOf(name);
   while (n && !ts.isImportDeclaration(n)) n = n.parent;
   return n && ts.isStringLiteral(n.moduleSpecifier) ? n.moduleSpecifier.text : undefined;

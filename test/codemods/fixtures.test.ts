@@ -6,7 +6,7 @@
  * `<case>.input/` with `<case>.output/` holding the files it changes; with a tsconfig.json in it,
  * the run takes it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { findFiles } from '../../src/codemod/files.js';
 import type { Transform } from '../../src/codemod/transform.js';
 
 const ROOT = new URL('../../fixtures/codemods/', import.meta.url).pathname;
+const REPO = new URL('../../', import.meta.url).pathname;
 
 function migrate(name: string, text: string, transforms: readonly Transform[] = TRANSFORMS) {
   const dir = mkdtempSync(join(tmpdir(), 'mv2-fixture-'));
@@ -44,6 +45,8 @@ function migrateFolder(files: ReadonlyMap<string, string>, transforms: readonly 
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
+  // With a tsconfig the case is typed as a project is: its packages' types come from this repository's.
+  if (files.has('tsconfig.json')) symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
   const tsconfig = files.has('tsconfig.json') ? { tsconfig: join(dir, 'tsconfig.json') } : {};
   const { files: outcomes } = runCodemod(findFiles([dir], {}, dir), transforms, dir, tsconfig);
   for (const outcome of outcomes) expect(outcome.error, `${outcome.relative}: ${outcome.error}`).toBeUndefined();

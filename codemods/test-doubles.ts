@@ -232,6 +232,11 @@ function answerNotFound(ctx: TransformContext, d: DoubleDecision, reply: Reply, 
     else ctx.edit(reply.body!.end, reply.body!.end, `, ${status}`);
     return;
   }
+  if (form.kind === 'transformers') {
+    if (reply.status) ctx.replace(reply.status, status);
+    else ctx.edit(form.json.getStart(ctx.sf), form.json.getStart(ctx.sf), `${form.json.expression.getText(ctx.sf).replace(/\.json$/, '.status')}(${status}), `);
+    return;
+  }
   if (form.kind !== 'init') return;
   const init = form.init;
   const member = init?.properties.find((p) => p.name?.getText() === 'status');
@@ -243,27 +248,34 @@ function answerNotFound(ctx: TransformContext, d: DoubleDecision, reply: Reply, 
 
 /** The node an edit of an answer starts from, for the file it belongs to. */
 function editNode(e: BodyEdit): ts.Node {
-  return e.edit === 'rename' ? e.property : e.edit === 'count' ? e.after : e.edit === 'one' ? e.outer : e.value;
+  return e.edit === 'rename' ? e.property : e.edit === 'page' ? e.after : e.edit === 'one' ? e.outer : e.value;
+}
+
+interface AnswerEdit {
+  edit: BodyEdit;
+  /** The calls the answer serves ask for pages: it is their last page. */
+  pages: boolean;
 }
 
 /** The answers' edits of every double that migrates, in this file (a double's data may live in another file). */
-function answerEdits(ctx: TransformContext): BodyEdit[] {
+function answerEdits(ctx: TransformContext): AnswerEdit[] {
   const plan = ctx.analysis.doubles;
-  const seen = new Set<string>();
-  const out: BodyEdit[] = [];
+  const byKey = new Map<string, AnswerEdit>();
   for (const d of plan.decisions) {
     if (!plan.migrates(d)) continue;
+    const pages = d.served.some((c) => ctx.analysis.sendsPages(c));
     for (const walk of d.walks) {
-      for (const e of walk.edits) {
-        const node = editNode(e);
-        const key = `${e.edit}:${node.pos}`;
-        if (node.getSourceFile() !== ctx.sf || seen.has(key)) continue;
-        seen.add(key);
-        out.push(e);
+      for (const edit of walk.edits) {
+        const node = editNode(edit);
+        const key = `${edit.edit}:${node.pos}`;
+        if (node.getSourceFile() !== ctx.sf) continue;
+        const known = byKey.get(key);
+        if (known) known.pages ||= pages;
+        else byKey.set(key, { edit, pages });
       }
     }
   }
-  return out;
+  return [...byKey.values()];
 }
 
 /** The list's size as v2 writes `totalCount` (a decimal string): counted when written, read from a name; nothing else is evaluated twice. */
@@ -280,7 +292,23 @@ function indentOf(ctx: TransformContext, node: ts.Node): string {
   return /^[ \t]*/.exec(ctx.sf.text.slice(lineStart))![0];
 }
 
-function applyAnswerEdit(ctx: TransformContext, e: BodyEdit, json: boolean): void {
+/** `totalCount` and an empty `nextPageToken` after the records: a v2 list's one and last page. */
+function completeEnvelope(ctx: TransformContext, e: Extract<BodyEdit, { edit: 'page' }>, pages: boolean, json: boolean): void {
+  const key = (k: string) => (json ? `"${k}"` : k);
+  const empty = json ? '""' : "''";
+  const count = e.present.has(ENVELOPE.totalCount) ? undefined : countOf(e.records, json, ctx);
+  const members = [...(pages && !e.present.has(ENVELOPE.nextPageToken) ? [`${key(ENVELOPE.nextPageToken)}: ${empty}`] : []), ...(count ? [`${key(ENVELOPE.totalCount)}: ${count}`] : [])];
+  if (members.length === 0) return;
+  const object = e.after.parent as ts.ObjectLiteralExpression;
+  const multiline = ctx.sf.text.slice(object.getStart(ctx.sf), e.after.getStart(ctx.sf)).includes('\n');
+  const comma = ctx.sf.text[e.after.end] === ',';
+  const line = `${ctx.source.eol}${indentOf(ctx, e.after)}`;
+  if (!multiline) ctx.edit(e.after.end, e.after.end, members.map((m) => `, ${m}`).join(''));
+  else if (comma) ctx.edit(e.after.end + 1, e.after.end + 1, members.map((m) => `${line}${m},`).join(''));
+  else ctx.edit(e.after.end, e.after.end, members.map((m) => `,${line}${m}`).join(''));
+}
+
+function applyAnswerEdit(ctx: TransformContext, { edit: e, pages }: AnswerEdit, json: boolean): void {
   switch (e.edit) {
     case 'rename': {
       const name = e.property.name;
@@ -291,23 +319,13 @@ function applyAnswerEdit(ctx: TransformContext, e: BodyEdit, json: boolean): voi
       else if (!json && value && ts.isIdentifier(value) && value.text === e.to && ts.isIdentifier(name)) {
         ctx.replace(e.property, e.to);
         ctx.claim(e.property);
-      }
-      else ctx.replace(name, ts.isStringLiteral(name) ? quoteLike(ctx.textOf(name), e.to) : e.to);
+      } else ctx.replace(name, ts.isStringLiteral(name) ? quoteLike(ctx.textOf(name), e.to) : e.to);
       ctx.claim(name);
       return;
     }
-    case 'count': {
-      const count = countOf(e.records, json, ctx);
-      if (!count) return;
-      const member = `${json ? `"${ENVELOPE.totalCount}"` : ENVELOPE.totalCount}: ${count}`;
-      const object = e.after.parent as ts.ObjectLiteralExpression;
-      const multiline = ctx.sf.text.slice(object.getStart(ctx.sf), e.after.getStart(ctx.sf)).includes('\n');
-      const comma = ctx.sf.text[e.after.end] === ',';
-      if (!multiline) ctx.edit(e.after.end, e.after.end, `, ${member}`);
-      else if (comma) ctx.edit(e.after.end + 1, e.after.end + 1, `${ctx.source.eol}${indentOf(ctx, e.after)}${member},`);
-      else ctx.edit(e.after.end, e.after.end, `,${ctx.source.eol}${indentOf(ctx, e.after)}${member}`);
+    case 'page':
+      completeEnvelope(ctx, e, pages, json);
       return;
-    }
     case 'one':
       ctx.edit(e.outer.getStart(ctx.sf), e.inner.getStart(ctx.sf), '');
       ctx.edit(e.inner.end, e.outer.end, '');

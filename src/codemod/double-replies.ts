@@ -14,6 +14,8 @@ export type ReplyForm =
   | { kind: 'arguments'; call: ts.CallExpression }
   /** `HttpResponse.json(body, init)`, `Response.json(body, init)`, `new Response(JSON.stringify(body), init)`. */
   | { kind: 'init'; call: ts.CallExpression | ts.NewExpression; init?: ts.ObjectLiteralExpression }
+  /** msw 1: `res(ctx.status(404), ctx.json(body))`, the transformers `res` is given. */
+  | { kind: 'transformers'; call: ts.CallExpression; json: ts.CallExpression }
   /** A function of the test that makes a response: `json(body, status)`. */
   | { kind: 'helper'; call: ts.CallExpression; statusIndex?: number }
   /** An axios response `{ data: body }`, resolved by a mock. */
@@ -121,10 +123,23 @@ function helperResponse(e: ts.Expression, text: StaticText): Reply | undefined {
   return { ...(body ? { body } : {}), ...(status ? { status } : {}), code: codeOf(status ?? fallback), form: { kind: 'helper', call: n, ...(statusIndex >= 0 ? { statusIndex } : {}) } };
 }
 
+/** `res(ctx.status(s), ctx.json(body))` (or `res.once(...)`) of an msw 1 resolver `(req, res, ctx) => ...`. */
+function transformedResponse(e: ts.Expression, resolver: ts.ArrowFunction | ts.FunctionExpression): Reply | undefined {
+  const [, res, ctx] = resolver.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : ''));
+  const n = unwrap(e);
+  if (!res || !ctx || !ts.isCallExpression(n) || !new RegExp(`^${res}(\\.once)?$`).test(n.expression.getText())) return undefined;
+  const transformer = (name: string) => n.arguments.find((a): a is ts.CallExpression => ts.isCallExpression(a) && a.expression.getText() === `${ctx}.${name}`);
+  const json = transformer('json');
+  const status = transformer('status')?.arguments[0];
+  if (!json) return { ...(status ? { status } : {}), code: codeOf(status), form: { kind: 'opaque', why: 'it answers no JSON' } };
+  return { ...(json.arguments[0] ? { body: json.arguments[0] } : {}), ...(status ? { status } : {}), code: codeOf(status), form: { kind: 'transformers', call: n, json } };
+}
+
 /** What an msw resolver returns, branch by branch. */
 function mswReplies(resolver: ts.Expression | undefined): Reply[] {
   if (!isFunction(resolver)) return [{ code: undefined, form: { kind: 'opaque', why: 'its resolver is defined elsewhere' } }];
-  return answers(unwrap(resolver) as ts.ArrowFunction | ts.FunctionExpression).map((e) => madeResponse(e) ?? { code: undefined, form: { kind: 'opaque', why: `it answers ${e.getText().slice(0, 40)}` }, computed: true });
+  const fn = unwrap(resolver) as ts.ArrowFunction | ts.FunctionExpression;
+  return answers(fn).map((e) => madeResponse(e) ?? transformedResponse(e, fn) ?? { code: undefined, form: { kind: 'opaque', why: `it answers ${e.getText().slice(0, 40)}` }, computed: true });
 }
 
 /** The expressions a function answers, through conditionals and `await`. */

@@ -16,8 +16,8 @@ export type BodyRole = { shape: 'envelope' | 'one' | 'resource' | 'array'; resou
 export type BodyEdit =
   /** A member of a record or an envelope under its v2 name. */
   | { edit: 'rename'; property: ts.PropertyAssignment | ts.ShorthandPropertyAssignment; to: string }
-  /** `totalCount` added after the list's records, counting them. */
-  | { edit: 'count'; after: ts.ObjectLiteralElementLike; records: ts.Expression }
+  /** The rest of v2's envelope after the list's records: `totalCount` counting them, and (when the client asks for pages) an empty `nextPageToken`, the last page's. */
+  | { edit: 'page'; after: ts.ObjectLiteralElementLike; records: ts.Expression; present: ReadonlySet<string> }
   /** `{ items: [record] }` -> `record`. */
   | { edit: 'one'; outer: ts.Expression; inner: ts.Expression }
   /** A binding's reference by uid (`identity: x.id`) -> the hydrated object made of the record `x`. */
@@ -136,7 +136,8 @@ class Walker {
     if (object.properties.some(ts.isSpreadAssignment)) return this.fail(object, 'its list answer spreads values migrate-v2 does not follow');
     if (list!.envelopeKey !== v2!.envelopeKey) this.walk.edits.push({ edit: 'rename', property: records, to: v2!.envelopeKey });
     const value = ts.isPropertyAssignment(records) ? records.initializer : records.name;
-    if (!object.properties.some((p) => propertyKey(p) === ENVELOPE.totalCount)) this.walk.edits.push({ edit: 'count', after: records, records: value });
+    const present = new Set(object.properties.flatMap((p) => propertyKey(p) ?? []).filter((k) => k === ENVELOPE.totalCount || k === ENVELOPE.nextPageToken));
+    this.walk.edits.push({ edit: 'page', after: records, records: value, present });
     this.visit(value, { shape: 'array', resource });
   }
 

@@ -69,9 +69,10 @@ export class Analysis {
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
     this.keepListReadersWhole();
     this.doubles = new DoublePlan(this, candidates, data);
-    // A test reads what the program's functions return: their files' flows come first.
+    // A test reads what the program's functions return: their files' flows come first, and a test's flow asks them.
     const ordered = [...this.files.values()].sort((x, y) => Number(this.doubles.hasDoubles(x.sf)) - Number(this.doubles.hasDoubles(y.sf)));
-    for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), (fn) => this.files.get(fn.getSourceFile())?.flow?.returnOf(fn));
+    const returnOf = (fn: ts.Node) => this.files.get(fn.getSourceFile())?.flow?.returnOf(fn);
+    for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), this.doubles.hasDoubles(file.sf) ? returnOf : undefined);
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     this.keepDestructuredReads();
     this.keepUntestableReads();

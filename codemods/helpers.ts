@@ -83,3 +83,17 @@ export function addToObject(ctx: TransformContext, object: ts.ObjectLiteralExpre
   if (last) ctx.edit(last.end, last.end, `, ${member}`);
   else ctx.edit(object.getStart(ctx.sf) + 1, object.getStart(ctx.sf) + 1, ` ${member} `);
 }
+
+/** `encodeURIComponent(x)` -> x: a path binds a uid with its slashes as they are. */
+export function encodedValue(e: ts.Expression): ts.Expression {
+  return ts.isCallExpression(e) && e.expression.getText() === 'encodeURIComponent' && e.arguments[0] ? e.arguments[0] : e;
+}
+
+/** Takes `encodeURIComponent(...)` away from around a value: only the call goes, edits inside the value stay. */
+export function unwrapEncoding(ctx: TransformContext, e: ts.Expression): void {
+  const value = encodedValue(e);
+  if (value === e) return;
+  ctx.edit(e.getStart(ctx.sf), value.getStart(ctx.sf), '');
+  ctx.edit(value.end, e.end, '');
+  ctx.claim((e as ts.CallExpression).expression);
+}

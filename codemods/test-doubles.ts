@@ -17,7 +17,7 @@ import { maskText } from '../src/codemod/update-masks.js';
 import { regexText, type Expectation, type Route } from '../src/codemod/test-doubles.js';
 import type { RecordedRoute } from '../src/codemod/data-files.js';
 import { ENVELOPE, GRPC_CODES, hasV1Path, LIST_CONTRACT, LIST_PARAMS, rewriteV1Paths, type ResourceContract } from '../src/contract/index.js';
-import { addToObject, quoteLike } from './helpers.js';
+import { addToObject, encodedValue, quoteLike, unwrapEncoding } from './helpers.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND;
 
@@ -156,19 +156,6 @@ function moveIdIntoPath(ctx: TransformContext, route: Route): string | undefined
   ctx.claim(placement.literal);
   unwrapEncoding(ctx, placement.id);
   return undefined;
-}
-
-/** `encodeURIComponent(x)` -> x: a path binds a uid with its slashes as they are. */
-function encodedValue(e: ts.Expression): ts.Expression {
-  return ts.isCallExpression(e) && e.expression.getText() === 'encodeURIComponent' && e.arguments[0] ? e.arguments[0] : e;
-}
-
-function unwrapEncoding(ctx: TransformContext, e: ts.Expression): void {
-  const value = encodedValue(e);
-  if (value === e) return;
-  ctx.edit(e.getStart(ctx.sf), value.getStart(ctx.sf), '');
-  ctx.edit(value.end, e.end, '');
-  ctx.claim((e as ts.CallExpression).expression);
 }
 
 function migrateExpectation(ctx: TransformContext, d: DoubleDecision, e: Expectation): void {

@@ -17,7 +17,7 @@ import { importsOf, stemIndex } from './imports.js';
 import { walkBody, type BodyRole, type BodyWalk } from './reply-bodies.js';
 import { isProjectSource } from './resource-types.js';
 import { functionOf, HOLE, unwrap, type StaticText } from './static-text.js';
-import { findDoubles, regexText, testBlockOf, testBlocksIn, type Double, type Expectation, type Mock, type Route } from './test-doubles.js';
+import { findDoubles, isTestCall, regexText, testBlockOf, testBlocksIn, type Double, type Expectation, type Mock, type Route } from './test-doubles.js';
 import { classify, type V1Call, type V1Operation } from './v1-calls.js';
 import type { Wrappers } from './wrappers.js';
 
@@ -67,7 +67,7 @@ export function placeOf(node: ts.Node, from: ts.SourceFile): string {
 /** `test "title"` of an it/test callback, or `name()` of the function a node stands in. */
 function enclosingName(node: ts.Node): string | undefined {
   for (let n = node.parent; n; n = n.parent) {
-    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isCallExpression(n.parent) && /^(it|test)\b/.test(n.parent.expression.getText())) {
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isCallExpression(n.parent) && isTestCall(n.parent)) {
       const title = n.parent.arguments[0];
       return title && ts.isStringLiteralLike(title) ? `in test "${title.text}"` : 'in a test';
     }
@@ -104,6 +104,8 @@ export class DoublePlan {
   private readonly files: Map<string, ts.SourceFile>;
   private readonly reachedCache = new Map<ts.Node, { calls: V1Call[]; resolved: boolean }>();
   private readonly byNode = new Map<ts.Node, V1Call>();
+  /** Recordings whose entries are already doubles (a recording may be loaded by several tests). */
+  private readonly routedData = new Set<DataFile>();
 
   constructor(
     private readonly a: DoubleContext,
@@ -174,8 +176,8 @@ export class DoublePlan {
     const data = this.dataFile(path);
     if (!data) return;
     data.loads.push(load);
-    if ((data as DataFile & { routed?: boolean }).routed) return;
-    (data as DataFile & { routed?: boolean }).routed = true;
+    if (this.routedData.has(data)) return;
+    this.routedData.add(data);
     for (const entry of recordedRoutes(data)) {
       const decision = this.routed(entry, data.sf, loader, entry.target, entry.method, false, entry.replies, () => this.entryProblem(entry));
       if (decision) {

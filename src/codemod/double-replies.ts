@@ -7,6 +7,7 @@
  */
 import { ts } from 'ts-morph';
 import { functionOf, returnedExpressions, unwrap, type StaticText } from './static-text.js';
+import { propertyOf } from './syntax.js';
 import type { MockTarget, RouteLibrary } from './test-doubles.js';
 
 export type ReplyForm =
@@ -78,7 +79,7 @@ function madeResponse(e: ts.Expression): Reply | undefined {
   const [first, second] = n.arguments ?? [];
   const init = second && ts.isObjectLiteralExpression(unwrap(second)) ? (unwrap(second) as ts.ObjectLiteralExpression) : undefined;
   if (second && !init) return { code: undefined, form: { kind: 'opaque', why: 'its response options are built elsewhere' } };
-  const status = init && member(init, 'status');
+  const status = init && propertyOf(init, 'status');
   const body = made ? first : first && stringified(first);
   if (first && !body) return { code: codeOf(status), ...(status ? { status } : {}), form: { kind: 'opaque', why: 'its body is not JSON written in place' } };
   return { ...(body ? { body } : {}), ...(status ? { status } : {}), code: codeOf(status), form: { kind: 'init', call: n as ts.CallExpression | ts.NewExpression, ...(init ? { init } : {}) } };
@@ -90,13 +91,6 @@ function stringified(e: ts.Expression): ts.Expression | undefined {
   return ts.isCallExpression(n) && n.expression.getText() === 'JSON.stringify' && n.arguments[0] ? n.arguments[0] : undefined;
 }
 
-function member(object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
-  for (const p of object.properties) {
-    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return p.initializer;
-    if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return p.name;
-  }
-  return undefined;
-}
 
 /**
  * `json(body, status)` where the test's own `json` makes a response of a parameter: the argument
@@ -157,7 +151,7 @@ function answers(fn: ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDecla
 }
 
 /** The replies of a route stub. */
-export function readReplies(library: RouteLibrary, route: ts.CallExpression, _text: StaticText): Reply[] {
+export function readReplies(library: RouteLibrary, route: ts.CallExpression): Reply[] {
   if (library === 'msw') return mswReplies(route.arguments[1]);
   return argumentsReply(route);
 }
@@ -170,8 +164,8 @@ function mockValue(e: ts.Expression, target: MockTarget, text: StaticText): Repl
   if (target.kind === 'fetch') return madeResponse(n) ?? helperResponse(n, text) ?? { code: undefined, form: { kind: 'opaque', why: `the response it gives is made where migrate-v2 cannot read it (${n.getText().slice(0, 40)})` } };
   if (target.kind === 'client') {
     if (!ts.isObjectLiteralExpression(n)) return { code: undefined, form: { kind: 'opaque', why: 'the axios response it gives is not written in place' } };
-    const data = member(n, 'data');
-    const status = member(n, 'status');
+    const data = propertyOf(n, 'data');
+    const status = propertyOf(n, 'status');
     return { ...(data ? { body: data } : {}), ...(status ? { status } : {}), code: codeOf(status), form: { kind: 'axios', object: n } };
   }
   return { body: n, code: 200, form: { kind: 'value' } };

@@ -9,6 +9,15 @@ export function jsonPayload(body: ts.Expression): ts.Expression {
   return n;
 }
 
+/** The value an object literal gives a key (`{ key: value }`, or the name of `{ key }`). */
+export function propertyOf(object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
+  for (const p of object.properties) {
+    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return p.initializer;
+    if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return p.name;
+  }
+  return undefined;
+}
+
 export function propertyKey(p: ts.ObjectLiteralElementLike): string | undefined {
   if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isMethodDeclaration(p)) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) return p.name.text;
   return undefined;

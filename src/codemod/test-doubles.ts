@@ -11,7 +11,7 @@ import { ts } from 'ts-morph';
 import { hasV1Path, type HttpMethod } from '../contract/index.js';
 import { readReplies, readMockReplies, type Reply } from './double-replies.js';
 import { isPathLiteral, unwrap, type PathLiteral, type StaticText } from './static-text.js';
-import { assignedValues } from './syntax.js';
+import { assignedValues, propertyOf } from './syntax.js';
 import { importedModule } from './v1-calls.js';
 
 export type RouteLibrary = 'nock' | 'msw' | 'MockAgent';
@@ -132,16 +132,16 @@ class Finder {
   private route(library: RouteLibrary, call: ts.CallExpression, method: string, path: ts.Expression, base?: ts.Expression): void {
     const callee = call.expression as ts.PropertyAccessExpression;
     const query = library === 'nock' ? modifier(call, 'query') : undefined;
-    this.doubles.push({ kind: 'route', library, node: call, method: method.toUpperCase() as HttpMethod, methodNode: callee.name as ts.Identifier, path, ...(base ? { base } : {}), ...(query ? { query } : {}), replies: readReplies(library, call, this.text) });
+    this.doubles.push({ kind: 'route', library, node: call, method: method.toUpperCase() as HttpMethod, methodNode: callee.name as ts.Identifier, path, ...(base ? { base } : {}), ...(query ? { query } : {}), replies: readReplies(library, call) });
   }
 
   private intercept(call: ts.CallExpression, options: ts.ObjectLiteralExpression): void {
-    const path = property(options, 'path');
+    const path = propertyOf(options, 'path');
     if (!path) return;
-    const method = property(options, 'method');
+    const method = propertyOf(options, 'method');
     const literal = method && ts.isStringLiteralLike(method) ? method : undefined;
     if (method && !literal) return;
-    this.doubles.push({ kind: 'route', library: 'MockAgent', node: call, method: (literal?.text.toUpperCase() ?? 'GET') as HttpMethod, ...(literal ? { methodNode: literal } : {}), path, options, replies: readReplies('MockAgent', call, this.text) });
+    this.doubles.push({ kind: 'route', library: 'MockAgent', node: call, method: (literal?.text.toUpperCase() ?? 'GET') as HttpMethod, ...(literal ? { methodNode: literal } : {}), path, options, replies: readReplies('MockAgent', call) });
   }
 
   /** The base given to `nock(...)` when the expression is a nock scope (through its chain or a name holding it); null for none given; undefined when it is no scope. */
@@ -262,13 +262,6 @@ function fnCall(call: ts.CallExpression): ts.CallExpression | undefined {
   return ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'fn' && call.arguments[0] ? call : undefined;
 }
 
-function property(object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
-  for (const p of object.properties) {
-    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return p.initializer;
-    if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return p.name;
-  }
-  return undefined;
-}
 
 /** `.query(...)` (or another modifier) chained on an interceptor before its reply. */
 export function modifier(interceptor: ts.CallExpression, name: string): ts.CallExpression | undefined {
@@ -303,7 +296,8 @@ export function testBlocksIn(sf: ts.SourceFile): ts.Node[] {
   return out;
 }
 
-function isTestCall(call: ts.CallExpression): boolean {
+/** `it(...)`, `test.each(...)(...)`: a call that declares a test. */
+export function isTestCall(call: ts.CallExpression): boolean {
   let callee: ts.Expression = call.expression;
   while (ts.isCallExpression(callee) || ts.isPropertyAccessExpression(callee)) callee = callee.expression;
   return ts.isIdentifier(callee) && (callee.text === 'it' || callee.text === 'test');

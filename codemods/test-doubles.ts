@@ -92,10 +92,16 @@ function addToNockQuery(ctx: TransformContext, query: ts.CallExpression, suffix:
   const object = query.arguments[0];
   if (object?.kind === ts.SyntaxKind.TrueKeyword) return undefined;
   if (!object || !ts.isObjectLiteralExpression(object)) return 'its query is not written in place';
+  // An earlier run (or this transform run alone) may have added it already.
+  if (!object.properties.some((p) => p.name?.getText().replace(/^['"]|['"]$/g, '') === suffix.split('=')[0])) addToObject(ctx, object, nockQuery(suffix));
+  return undefined;
+}
+
+/** `page_size=200` -> `page_size: 200`, `updateMask=name` -> `updateMask: 'name'`: a member of nock's `.query({...})`. */
+function nockQuery(suffix: string): string {
   const [key, value] = suffix.split('=') as [string, string];
   const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `'${key}'`;
-  addToObject(ctx, object, `${name}: ${key === LIST_PARAMS.pageSize ? LIST_CONTRACT.pageSize.max : `'${value}'`}`);
-  return undefined;
+  return `${name}: ${key === LIST_PARAMS.pageSize ? LIST_CONTRACT.pageSize.max : `'${value}'`}`;
 }
 
 function migrateRoute(ctx: TransformContext, d: DoubleDecision, route: Route): void {
@@ -106,7 +112,10 @@ function migrateRoute(ctx: TransformContext, d: DoubleDecision, route: Route): v
   if (ts.isRegularExpressionLiteral(route.path)) rewriteRegex(ctx, route.path, suffix);
   else if (d.operation === 'get-by-list') why = route.library === 'msw' ? mswRecordPath(ctx, route) : moveIdIntoPath(ctx, route);
   else if (suffix && route.query) why = rewritePath(ctx, route.path, undefined) ?? addToNockQuery(ctx, route.query, suffix);
-  else why = rewritePath(ctx, route.path, suffix);
+  else if (suffix && route.library === 'nock' && !ctx.analysis.text.textOf(route.path)?.includes('?')) {
+    why = rewritePath(ctx, route.path, undefined);
+    if (!why) ctx.edit(route.node.end, route.node.end, `.query({ ${nockQuery(suffix)} })`);
+  } else why = rewritePath(ctx, route.path, ctx.analysis.text.textOf(route.path)?.includes(suffix ?? '\u0000') ? undefined : suffix);
   if (why) ctx.todo(route.node, `this ${describeDouble(route)} could not be migrated with the calls it answers, which migrate: ${why}; migrate it by hand`);
 }
 

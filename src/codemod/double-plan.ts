@@ -36,6 +36,8 @@ export interface DoubleDecision {
   /** Replies of a read by list that answer no record: 404 on v2. */
   missing: Reply[];
   data: Set<DataFile>;
+  /** Calls of the program whose URLs read the same path constant as the stub: rewritten with it, so they migrate with it. */
+  sharing?: V1Call[];
 }
 
 /** What the plan reads of the analysis. */
@@ -169,7 +171,11 @@ export class DoublePlan {
     if (!read || !hasV1Path(read.url)) return undefined;
     for (const l of read.literals) this.literals.add(l);
     // msw matches the path alone: a stub of a list answers reads of one record by `?id=` too.
-    return this.routed(d, sf, sf, read.url, d.method, d.library === 'msw', d.replies, () => this.routeProblem(d, read.url));
+    const decision = this.routed(d, sf, sf, read.url, d.method, d.library === 'msw', d.replies, () => this.routeProblem(d, read.url, read.literals));
+    decision.sharing = this.a.plan.calls.filter((c) => c.parts.literals.some((l) => read.literals.includes(l)));
+    // A path constant the stub shares with the program is rewritten once for both: the stub's reads of it are followed.
+    if (decision.served.length > 0 && !ts.isRegularExpressionLiteral(d.path)) this.a.plan.follow(this.a.text.of(d.path)?.references ?? []);
+    return decision;
   }
 
   private recording(path: string, load: ts.Node, loader: ts.SourceFile): void {
@@ -280,11 +286,19 @@ export class DoublePlan {
     }
   }
 
-  private routeProblem(d: Route, url: string): string | undefined {
+  private routeProblem(d: Route, url: string, literals: readonly ts.Node[]): string | undefined {
     if (d.base && hasV1Path(this.a.text.textOf(d.base) ?? '')) return 'the v1 path is in the base of its scope, which its other interceptors share';
+    const v1Literals = literals.filter((l) => ts.isRegularExpressionLiteral(l) || hasV1Path((l as ts.StringLiteralLike).text));
+    if (v1Literals.some((l) => l.getSourceFile() !== d.node.getSourceFile())) return 'its path is a constant of another file';
+    // A constant the program's calls read too is rewritten with them (they migrate together), but the query the stub must match cannot join it.
+    const op = classify(url, d.method)?.operation;
+    // nock takes the query as `.query({...})` where its path has none.
+    const needsQuery = d.library !== 'msw' && !d.query && (op === 'list' || op === 'update') && !(d.library === 'nock' && !url.includes('?'));
+    const path = d.path;
+    const last = ts.isStringLiteralLike(path) ? path : ts.isTemplateExpression(path) ? path.templateSpans[path.templateSpans.length - 1]!.literal : undefined;
+    if (needsQuery && !ts.isRegularExpressionLiteral(path) && (!last || this.a.plan.readLiterals.has(last))) return 'its path does not end with a literal of its own, which the query the migrated call adds could join';
     if (d.library === 'MockAgent' && d.options?.properties.some((p) => p.name?.getText() === 'query')) return 'its query is given as an option, which migrate-v2 does not rewrite';
     if (d.replies.length === 0) return 'it gives no reply migrate-v2 can read';
-    const op = classify(url, d.method)?.operation;
     if (op === 'get-by-list' && d.library !== 'msw' && !idPlacement(d, this.a.text)) return "the id it matches is not written as the one query parameter migrate-v2 can move into the path (`.query({ id })` after the path, or a path ending in `?id=${...}`)";
     if (op === 'get-by-list' && d.library === 'msw' && !ts.isStringLiteralLike(d.path)) return 'its path is not a plain string, to which migrate-v2 adds the uid segment';
     if (d.query && !ts.isObjectLiteralExpression(d.query.arguments[0] ?? d.query) && d.query.arguments[0]?.kind !== ts.SyntaxKind.TrueKeyword) return 'its query is given in a form migrate-v2 does not rewrite';
@@ -427,7 +441,7 @@ export class DoublePlan {
       if (d.why) for (const c of d.served) this.a.plan.demote(c, `this ${c.resource.singular} ${c.operation} stays on v1 with its test double, the ${describeDouble(d.double)} (${placeOf(d.double.node, c.call.getSourceFile())}), which migrate-v2 cannot migrate with it: ${d.why}`);
     }
     for (const group of new Set(groups.values())) {
-      const served = [...new Set([...group].flatMap((d) => d.served))];
+      const served = [...new Set([...group].flatMap((d) => [...d.served, ...(d.served.length > 0 ? (d.sharing ?? []) : [])]))];
       if (served.length < 2) continue;
       const d = [...group][0]!;
       const why = `this call is answered in a test by the ${describeDouble(d.double)} (${placeOf(d.double.node, served[0]!.call.getSourceFile())})${group.size > 1 ? ' (and doubles sharing its data)' : ''}, which also answers calls that stay on v1: they migrate together; migrate them by hand`;

@@ -15,7 +15,7 @@ interface WalkResult {
   latenciesMs: number[];
 }
 
-async function walk(url: string, agent: Agent, path: string, key: string): Promise<WalkResult> {
+export async function walk(url: string, agent: Agent, path: string, key: string): Promise<WalkResult> {
   const latenciesMs: number[] = [];
   let token = '';
   let resources = 0;

@@ -1,7 +1,8 @@
 /**
  * Loaded with `node --import` ahead of the CLI, so the CLI is measured as it is: at exit, prints the
- * process's peak RSS as the last line of stderr.
+ * process's peak RSS and the CPU time it used (user and system, all threads) as the last line of stderr.
  */
 process.on('exit', () => {
-  process.stderr.write(`${JSON.stringify({ maxRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`);
+  const usage = process.resourceUsage();
+  process.stderr.write(`${JSON.stringify({ maxRssMiB: usage.maxRSS / 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`);
 });

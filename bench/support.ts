@@ -5,6 +5,8 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+/** Loaded with `node --import` ahead of a measured process: prints its peak RSS at exit. */
+export const PEAK_RSS_PROBE = new URL('./peak-rss-probe.js', import.meta.url).href;
 
 export interface BenchEmulator {
   url: string;
@@ -12,9 +14,10 @@ export interface BenchEmulator {
   stop(): Promise<void>;
 }
 
-export function startCliEmulator(args: string[]): Promise<BenchEmulator> {
+/** `cli`: the CLI of another build (a base checkout), to measure side by side. */
+export function startCliEmulator(args: string[], cli = CLI): Promise<BenchEmulator> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
@@ -47,6 +50,8 @@ export function peakRssMiB(pid: number): number | undefined {
     return undefined;
   }
 }
+
+export const median = (values: number[]): number => percentile(values, 50);
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -55,4 +55,5 @@ async function audit(): Promise<{ resources: number; requests: number; verdict: 
 const started = performance.now();
 const result = mode === 'bare' ? await bare() : await audit();
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(`${JSON.stringify({ mode, seconds, ...result, maxRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`);
+const usage = process.resourceUsage();
+process.stdout.write(`${JSON.stringify({ mode, seconds, ...result, maxRssMiB: usage.maxRSS / 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`);

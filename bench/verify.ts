@@ -7,11 +7,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_TOKEN } from '../src/emulator/emulator.js';
-import { CLI, fmt, startCliEmulator } from './support.js';
+import { CLI, fmt, PEAK_RSS_PROBE, startCliEmulator } from './support.js';
 
 const run = promisify(execFile);
-const CHILD = fileURLToPath(new URL('./verify-child.js', import.meta.url));
-const PEAK_RSS_PROBE = new URL('./peak-rss-probe.js', import.meta.url).href;
+export const CHILD = fileURLToPath(new URL('./verify-child.js', import.meta.url));
 const LARGE = 300_000;
 const CONCURRENCY = 8;
 const RUNS = 3;
@@ -22,33 +21,41 @@ interface Measured {
   resources: number;
   requests: number;
   maxRssMiB: number;
+  /** CPU time of the whole process, startup included. */
+  cpuSeconds: number;
   verdict?: string;
 }
 
-async function measure(mode: 'audit' | 'bare', url: string): Promise<Measured> {
-  const { stdout } = await run(process.execPath, [CHILD, mode, url, String(CONCURRENCY)], { maxBuffer: 1 << 20 });
-  return JSON.parse(stdout.trim().split('\n').pop()!) as Measured;
+/**
+ * One run in its own process; `seconds` is timed inside it, `wall` from spawn to exit (startup
+ * included). `child`: the verify-child.js of another build, to measure it side by side.
+ */
+export async function measure(mode: 'audit' | 'bare', url: string, child = CHILD): Promise<Measured & { wall: number }> {
+  const started = performance.now();
+  const { stdout } = await run(process.execPath, [child, mode, url, String(CONCURRENCY)], { maxBuffer: 1 << 20 });
+  return { ...(JSON.parse(stdout.trim().split('\n').pop()!) as Measured), wall: (performance.now() - started) / 1000 };
 }
 
-interface CliAudit {
+export interface CliAudit {
   seconds: number;
   maxRssMiB: number;
+  cpuSeconds: number;
   compared: number;
   requests: number;
   verdict: string;
 }
 
-/** One `migrate-v2 verify` child, its wall time from spawn to exit and its own peak RSS (the probe's last stderr line). */
-async function cliAudit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliAudit> {
+/** One `migrate-v2 verify` child (of `cli`'s build), its wall time from spawn to exit and its own peak RSS (the probe's last stderr line). */
+export async function cliAudit(args: string[], env: NodeJS.ProcessEnv = {}, cli = CLI): Promise<CliAudit> {
   const started = performance.now();
-  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, CLI, 'verify', ...args, '--quiet', '--json'], {
+  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, cli, 'verify', ...args, '--quiet', '--json'], {
     env: { ...process.env, ...env },
     maxBuffer: 64 << 20,
   });
   const seconds = (performance.now() - started) / 1000;
   const report = JSON.parse(stdout) as { verdict: string; stats: { requests: number }; summary: { compared: number }[] };
-  const { maxRssMiB } = JSON.parse(stderr.trim().split('\n').pop()!) as { maxRssMiB: number };
-  return { seconds, maxRssMiB, compared: report.summary.reduce((n, s) => n + s.compared, 0), requests: report.stats.requests, verdict: report.verdict };
+  const { maxRssMiB, cpuSeconds } = JSON.parse(stderr.trim().split('\n').pop()!) as { maxRssMiB: number; cpuSeconds: number };
+  return { seconds, maxRssMiB, cpuSeconds, compared: report.summary.reduce((n, s) => n + s.compared, 0), requests: report.stats.requests, verdict: report.verdict };
 }
 
 /** The audit of `large:300000` (it once overflowed the stack), through the CLI: against an emulator in its own process, then the embedded one. */

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { datasetJson, loadDataset } from '../emulator/datasets.js';
 import { parseDriftSpec } from '../emulator/drift.js';
 import { parseFaultSpec } from '../emulator/faults.js';
+import type { EmulatorOptions } from '../emulator/emulator.js';
 import { startEmulator, type RunningEmulator } from '../emulator/node-server.js';
 import { fileRequestLog, type FileRequestLog } from '../emulator/request-log.js';
 import { httpUrl, wholeNumber } from './options.js';
@@ -25,8 +26,6 @@ export interface EmulatorCommandOptions {
   seed?: string;
 }
 
-export const DEFAULT_EMULATOR_PORT = 4780;
-
 function versions(flag: string, values: readonly string[]): ApiVersion[] {
   const out = values.map((v) => {
     const version = v === 'v2beta1' ? 'v2' : v;
@@ -44,7 +43,8 @@ export interface StartedEmulator {
   stop(): Promise<void>;
 }
 
-export async function startEmulatorCommand(options: EmulatorCommandOptions): Promise<StartedEmulator> {
+/** `tuning`: what a caller that embeds the emulator sets beyond the flags. */
+export async function startEmulatorCommand(options: EmulatorCommandOptions, tuning: Pick<EmulatorOptions, 'cacheRenderings'> = {}): Promise<StartedEmulator> {
   const port = wholeNumber('--port', options.port, 0, 65535);
   const publicUrl = options.publicUrl === undefined ? undefined : httpUrl('--public-url', options.publicUrl);
   const seed = options.seed === undefined ? 1 : wholeNumber('--seed', options.seed, 0, 2 ** 31);
@@ -74,6 +74,7 @@ export async function startEmulatorCommand(options: EmulatorCommandOptions): Pro
       ...(faults ? { faults } : {}),
       ...(drift ? { drift } : {}),
       ...(log ? { requestLog: log.sink } : {}),
+      ...tuning,
     });
   } catch (error) {
     await log?.close();

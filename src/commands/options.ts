@@ -35,6 +35,9 @@ export function reportFormat(path: string, format: string | undefined): 'md' | '
   throw new UsageError(`--report ${path}: name a .md or .json file, or give --format md|json`);
 }
 
+/** Where `migrate-v2 emulator` listens unless --port says otherwise. */
+export const DEFAULT_EMULATOR_PORT = 4780;
+
 /** GitHub refuses a pull-request comment longer than this: the default bound of a markdown report. */
 export const COMMENT_MAX_CHARS = 65_536;
 

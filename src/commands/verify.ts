@@ -7,14 +7,13 @@ import { readFile } from 'node:fs/promises';
 import { jsonReport, writeReports } from '../report/report-files.js';
 import { appendStepSummary } from '../report/step-summary.js';
 import { IDENTIFIERS, modelledResources, type ResourceContract } from '../contract/index.js';
-import { DEFAULT_API_TOKEN } from '../emulator/emulator.js';
 import { UsageError } from '../errors.js';
 import { runAudit } from '../verify/audit.js';
 import { ApiCallError, ApiClient } from '../verify/http-client.js';
 import { partsOfShard, PlanError, planParts, type AuditPart } from '../verify/parts.js';
 import { applyBaseline, buildReport, githubAnnotations, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
-import { startEmulatorCommand, type StartedEmulator } from './emulator.js';
+import type { StartedEmulator } from './emulator.js';
 import { githubFormat, httpUrl, reportFiles, reportMaxChars, shardOption, wholeNumber, type Shard } from './options.js';
 
 export interface VerifyCommandOptions {
@@ -139,6 +138,8 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
     baseUrl = httpUrl('--base-url', o.baseUrl);
     tokens = tokenSource(o, io.env, baseUrl, secrets);
   } else {
+    // Imported only here: an audit of a server needs none of the emulator.
+    const [{ startEmulatorCommand }, { DEFAULT_API_TOKEN }] = await Promise.all([import('./emulator.js'), import('../emulator/emulator.js')]);
     emulator = await startEmulatorCommand({
       port: '0',
       host: '127.0.0.1',
@@ -146,7 +147,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
       ...(o.emulatorFaults ? { faults: o.emulatorFaults } : {}),
       ...(o.emulatorDrift ? { drift: o.emulatorDrift } : {}),
       ...(o.emulatorRequestLog ? { requestLog: o.emulatorRequestLog } : {}),
-    });
+    }, { cacheRenderings: false });
     baseUrl = emulator.running.baseUrl;
     tokens = new StaticToken(DEFAULT_API_TOKEN, secrets);
   }

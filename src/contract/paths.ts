@@ -90,7 +90,8 @@ const DOMAIN_NAMES = [...new Set(RESOURCES.map((r) => r.domain))].join('|');
 // client's prefixUrl, 'iam/v1/groups'); what may follow it: the path goes on, a query, the end of
 // the text, a quote or a template hole.
 const V1_PREFIX = new RegExp(`(^|[/'"\`])(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}(?=[/?#'"\`$]|$)`, 'g');
-const ENDS_WITH_V1_PREFIX = new RegExp(`\\/(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}\\/$`);
+// `iam/v1/` at the start too: got and ky join a relative path to their prefixUrl.
+const ENDS_WITH_V1_PREFIX = new RegExp(`(?:^|\\/)(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}\\/$`);
 
 const ENDS_WITH_DOMAIN = new RegExp(`\\/(${DOMAIN_NAMES})\\/$`);
 

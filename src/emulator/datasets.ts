@@ -153,6 +153,20 @@ function buildDemo(b: DatasetBuilder): void {
   }
 }
 
+/**
+ * Text made by joining rather than by a template literal: V8 keeps a template result of 13 characters
+ * or more as a chain of its pieces (a cons string), and, once it is used as a key, the joined text
+ * beside it. Over the 200,000 records of large:100000 that was 20 MB held, and 40 MB of the embedded
+ * audit's peak.
+ */
+function flat(...pieces: (string | number)[]): string {
+  return pieces.join('');
+}
+
+/** The empty limits and aliases of every generated record, one of each: records are never changed in place. */
+const NO_LIMITS = Object.freeze({});
+const NO_ALIASES = Object.freeze([]);
+
 /** `large:N`: an organisation of N groups (two levels under the root) and N repos. */
 function buildLarge(b: DatasetBuilder, n: number): void {
   const org = b.add('Group', b.root('large:org'), { name: 'large-org', description: '', resourceLimits: {}, verified: true });
@@ -160,12 +174,12 @@ function buildLarge(b: DatasetBuilder, n: number): void {
   const fanOut = Math.max(1, Math.ceil(Math.sqrt(n)));
   for (let i = 1; i < n; i++) {
     const parent = i <= fanOut ? org : groups[1 + ((i - fanOut - 1) % fanOut)]!;
-    const uid = `${parent}/${i.toString(16).padStart(16, '0')}`;
-    groups.push(b.add('Group', uid, { name: `group-${String(i).padStart(7, '0')}`, description: `generated group ${i}`, resourceLimits: {}, verified: i % 3 !== 0 }));
+    const uid = flat(parent, '/', i.toString(16).padStart(16, '0'));
+    groups.push(b.add('Group', uid, { name: flat('group-', String(i).padStart(7, '0')), description: flat('generated group ', i), resourceLimits: NO_LIMITS, verified: i % 3 !== 0 }));
   }
   for (let i = 0; i < n; i++) {
     const parent = groups[i % groups.length]!;
-    b.add('Repo', `${parent}/${(0x8000000000000000n + BigInt(i)).toString(16)}`, { name: `repo-${String(i).padStart(7, '0')}`, description: '', aliases: [] });
+    b.add('Repo', flat(parent, '/', (0x8000000000000000n + BigInt(i)).toString(16)), { name: flat('repo-', String(i).padStart(7, '0')), description: '', aliases: NO_ALIASES });
   }
   for (const [name, description, capabilities] of BUILT_IN_ROLES) b.add('Role', b.root(`large:role:${name}`), { name, description, capabilities: [...capabilities] });
 }

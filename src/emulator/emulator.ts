@@ -19,6 +19,7 @@ import { QueryEngine } from './list-query.js';
 import { DevOidcIssuer, DEV_OIDC_ISSUER } from './oidc-issuer.js';
 import { PageTokens } from './page-token.js';
 import { readNonNegativeInt, readQuery } from './query-params.js';
+import { RenderCache } from './render-cache.js';
 import type { RequestLogSink } from './request-log.js';
 import { create, get, list, patch, remove, replace, type HandlerContext } from './resource-handlers.js';
 import { Router, type Route } from './router.js';
@@ -42,6 +43,12 @@ export interface EmulatorOptions {
   now?: () => number;
   serviceDomain?: string;
   seed?: number;
+  /**
+   * Keep each record's rendering until it changes (the default). Off for a single pass over the
+   * store, as in the embedded audit: every record read once per version, so nothing to gain, and a
+   * copy of the store to hold.
+   */
+  cacheRenderings?: boolean;
 }
 
 export interface EmulatorRequest {
@@ -72,7 +79,11 @@ const API_PREFIXES = apiPathPrefixes();
 const OWN_ENDPOINTS = ['/healthz', '/.well-known/openid-configuration', '/oidc/jwks', '/oidc/mint'];
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): EmulatorReply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+function jsonText(status: number, text: string, headers: Record<string, string> = {}): EmulatorReply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: text };
 }
 
 export class Emulator {
@@ -97,6 +108,7 @@ export class Emulator {
       queries: new QueryEngine(store, (kind, view) => this.drift.hidden(kind, view as ApiVersion)),
       tokens: new PageTokens(ttlMs, this.now),
       drift: this.drift,
+      renderings: new RenderCache(store, (kind, uid, json) => this.drift.alter(kind, uid, json), options.cacheRenderings ?? true),
       now: this.now,
     };
     this.faults = new FaultInjector(options.faults ?? NO_FAULTS);
@@ -188,13 +200,13 @@ export class Emulator {
     const ok = SUCCESS_STATUS.http;
     switch (route.operation) {
       case 'list':
-        return json(ok, list(this.ctx, resource, version, search, fault));
+        return jsonText(ok, list(this.ctx, resource, version, search, fault));
       case 'get':
-        return json(ok, get(this.ctx, resource, value, search));
+        return jsonText(ok, get(this.ctx, resource, value, search));
       case 'create':
-        return json(ok, create(this.ctx, resource, version, value, req.body, search));
+        return jsonText(ok, create(this.ctx, resource, version, value, req.body, search));
       case 'update':
-        return json(ok, version === 'v1' ? replace(this.ctx, resource, value, req.body, search) : patch(this.ctx, resource, value, req.body, search));
+        return jsonText(ok, version === 'v1' ? replace(this.ctx, resource, value, req.body, search) : patch(this.ctx, resource, value, req.body, search));
       case 'delete': {
         const body = remove(this.ctx, resource, version, value, search);
         return body === undefined ? { status: ok, headers: {}, body: '' } : json(ok, body);

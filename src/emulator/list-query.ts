@@ -28,10 +28,15 @@ export function sortKey(record: StoredRecord, field: OrderField): SortKey {
 }
 
 /** Compares two positions (sort key, then uid as the tie-break) in the direction of the ordering. */
-export function comparePositions(a: [SortKey, string], b: [SortKey, string], desc: boolean): number {
-  const byKey = a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
-  const order = byKey !== 0 ? byKey : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+function compareKeys(keyA: SortKey, uidA: string, keyB: SortKey, uidB: string, desc: boolean): number {
+  const byKey = keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
+  const order = byKey !== 0 ? byKey : uidA < uidB ? -1 : uidA > uidB ? 1 : 0;
   return desc ? -order : order;
+}
+
+/** compareKeys of two records; a sort of 100,000 records calls it 1.7 million times, so it makes nothing. */
+function compareRows(a: StoredRecord, b: StoredRecord, ordering: Ordering): number {
+  return compareKeys(sortKey(a, ordering.field), a.uid, sortKey(b, ordering.field), b.uid, ordering.desc);
 }
 
 function matches(record: StoredRecord, f: ListFilters): boolean {
@@ -55,6 +60,7 @@ export class QueryEngine {
   ) {}
 
   run(kind: ResourceKind, view: string, filters: ListFilters, ordering: Ordering): readonly StoredRecord[] {
+    if (filters.id !== undefined) return this.byId(kind, view, filters.id, filters);
     const key = `${kind}|${view}|${JSON.stringify(filters)}|${ordering.field}|${ordering.desc}`;
     const version = this.store.version(kind);
     const hit = this.cache.get(key);
@@ -67,12 +73,19 @@ export class QueryEngine {
     const rows = this.store
       .all(kind)
       .filter((r) => matches(r, filters) && !hidden?.has(r.uid))
-      .map((r) => ({ r, k: sortKey(r, ordering.field) }))
-      .sort((a, b) => comparePositions([a.k, a.r.uid], [b.k, b.r.uid], ordering.desc))
-      .map((x) => x.r);
+      .sort((a, b) => compareRows(a, b, ordering));
     this.cache.set(key, { version, rows });
     if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
     return rows;
+  }
+
+  /**
+   * A read of one record by id (how v1 reads one record): the store's index, not a scan, and not
+   * cached, so reads of many ids do not push the walks' sorted views out of the cache.
+   */
+  private byId(kind: ResourceKind, view: string, id: string, filters: ListFilters): readonly StoredRecord[] {
+    const record = this.store.get(kind, id);
+    return record && matches(record, filters) && !this.hidden(kind, view)?.has(record.uid) ? [record] : [];
   }
 }
 
@@ -83,7 +96,7 @@ export function indexAfter(rows: readonly StoredRecord[], position: [SortKey, st
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const row = rows[mid]!;
-    if (comparePositions([sortKey(row, ordering.field), row.uid], position, ordering.desc) <= 0) lo = mid + 1;
+    if (compareKeys(sortKey(row, ordering.field), row.uid, position[0], position[1], ordering.desc) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -11,6 +11,9 @@ import {
 } from '../contract/index.js';
 import { storageKey, type Store, type StoredRecord } from './store.js';
 
+/** What rendering reads of the store: the records a reference names. */
+export type RecordReader = Pick<Store, 'get'>;
+
 export type Json = Record<string, unknown>;
 
 export function zeroValue(field: FieldRule): unknown {
@@ -43,7 +46,7 @@ function readPath(value: Json, path: string): unknown {
   return current;
 }
 
-function renderReference(field: FieldRule, uid: string, version: ApiVersion, store: Store): unknown {
+function renderReference(field: FieldRule, uid: string, version: ApiVersion, store: RecordReader): unknown {
   const ref = field.reference!;
   const target = store.get(ref.target, uid);
   if (version === 'v1' && ref.v1Form === 'uid') return uid;
@@ -56,7 +59,7 @@ function renderReference(field: FieldRule, uid: string, version: ApiVersion, sto
   return hydrated;
 }
 
-export function renderResource(resource: ResourceContract, record: StoredRecord, version: ApiVersion, store: Store): Json {
+export function renderResource(resource: ResourceContract, record: StoredRecord, version: ApiVersion, store: RecordReader): Json {
   const out: Json = {};
   for (const field of resource.fields) {
     const name = field[version];

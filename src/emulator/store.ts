@@ -25,6 +25,10 @@ export function parentUid(uid: string): string | undefined {
   return slash < 0 ? undefined : uid.slice(0, slash);
 }
 
+/**
+ * A record is never changed once stored: a write stores a new object (frozen here, so a change in
+ * place fails loudly). Caches of renderings rely on it: a record object is one version of a record.
+ */
 export class Store {
   private readonly collections = new Map<ResourceKind, Map<string, StoredRecord>>();
   private readonly versions = new Map<ResourceKind, number>();
@@ -65,7 +69,7 @@ export class Store {
   }
 
   put(kind: ResourceKind, record: StoredRecord): void {
-    this.collection(kind).set(record.uid, record);
+    this.collection(kind).set(record.uid, Object.freeze(record));
     this.touched(kind);
   }
 

@@ -3,7 +3,8 @@
  * v1 `id` = v2 `uid`, compare them, and classify what differs. Records created or changed while the
  * walk ran are read again once before anything is reported against them.
  */
-import { fillTemplate, parseTimestamp, readOneQuery, type ResourceContract } from '../contract/index.js';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { fillTemplate, LIST_PARAMS, parseTimestamp, readOneQuery, type ResourceContract } from '../contract/index.js';
 import { combineKind, emptySummary } from './combine.js';
 import { compareRecords, oneSidedFields, recordTimes, type RecordComparison } from './compare.js';
 import type { Finding } from './findings.js';
@@ -72,13 +73,14 @@ class KindAudit {
     private readonly o: AuditOptions,
     private readonly windowStartMicros: number,
     private readonly progress: AuditProgress,
+    private readonly v1Turn: LimitFunction,
   ) {
     this.resource = part.resource;
     this.summary = emptySummary(part.resource.kind);
   }
 
   async run(): Promise<void> {
-    const v1 = readV1(this.o.client, this.resource.v1.endpoints.list!, partFilters(this.part, 'v1'), this.o.maxPages).then((items) => {
+    const v1 = this.v1Turn(() => readV1(this.o.client, this.resource.v1.endpoints.list!, partFilters(this.part, 'v1'), this.o.maxPages)).then((items) => {
       for (const item of items) this.v1ById.set(String(item['id']), item);
       this.v1Ready = true;
       for (const page of this.pending.splice(0)) this.comparePage(page);
@@ -226,7 +228,10 @@ export async function runAudit(o: AuditOptions): Promise<AuditResult> {
   const progress: AuditProgress = { compared: 0, pages: 0 };
   const timer = o.onProgress ? setInterval(() => o.onProgress!(progress), 200) : undefined;
   try {
-    const audits = (o.parts ?? wholeKinds(o.resources, o.scope)).map((p) => new KindAudit(p, o, windowStartMicros, progress));
+    // v1 answers a kind's whole list at once (tens of MB at 100,000 records): read one kind's list at a
+    // time, so the audit holds one such answer in flight, not one per kind. The walks of v2 go on meanwhile.
+    const v1Turn = pLimit(1);
+    const audits = (o.parts ?? wholeKinds(o.resources, o.scope)).map((p) => new KindAudit(p, o, windowStartMicros, progress, v1Turn));
     await Promise.all(audits.map((a) => a.run()));
     const kinds = o.resources.map((r) => combineKind(r.kind, audits.filter((a) => a.part.resource === r)));
     return {

@@ -14,11 +14,11 @@ export interface FieldDifference {
 }
 
 export interface RecordComparison {
-  differences: FieldDifference[];
+  differences: readonly FieldDifference[];
   /** Fields whose raw values differed but are equal once normalised. */
-  normalised: FieldRule[];
+  normalised: readonly FieldRule[];
   /** Keys that the contract does not name, per version. */
-  unknownKeys: { v1: string[]; v2: string[] };
+  unknownKeys: { v1: readonly string[]; v2: readonly string[] };
 }
 
 function referenceUid(value: unknown): unknown {
@@ -41,11 +41,27 @@ export function normalise(field: FieldRule, value: unknown): unknown {
   }
 }
 
-/** Equal JSON values, without serialising when the values are the same primitive. */
+/**
+ * Equal JSON values, as equal serialisations are (keys in the same order), without serialising:
+ * the audit asks this of every shared field of every record, and most are equal.
+ */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && sameItems(a, b);
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    if (keysA[i] !== keysB[i] || !sameJson((a as Json)[keysA[i]!], (b as Json)[keysB[i]!])) return false;
+  }
+  return true;
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+  return true;
 }
 
 /** Leaf-level differences between two JSON values, with their paths. */
@@ -81,22 +97,33 @@ function planFor(resource: ResourceContract): ComparisonPlan {
   return plan;
 }
 
+const NONE: readonly never[] = [];
+
+/** Keys of a record that the contract does not name; the one shared empty list when there are none, as with nearly every record. */
+function unknownKeys(record: Json, known: ReadonlySet<string | undefined>): readonly string[] {
+  let unknown: string[] | undefined;
+  for (const key of Object.keys(record)) if (!known.has(key)) (unknown ??= []).push(key);
+  return unknown ?? NONE;
+}
+
 export function compareRecords(resource: ResourceContract, v1: Json, v2: Json): RecordComparison {
   const plan = planFor(resource);
-  const differences: FieldDifference[] = [];
-  const normalised: FieldRule[] = [];
+  let differences: FieldDifference[] | undefined;
+  let normalised: FieldRule[] | undefined;
   for (const field of plan.shared) {
     const raw1 = v1[field.v1!];
     const raw2 = v2[field.v2!];
     if (sameJson(raw1, raw2)) continue;
     const leaves: { path: string; a: unknown; b: unknown }[] = [];
     diffValues(normalise(field, raw1), normalise(field, raw2), `$.${field.v2}`, leaves);
-    if (leaves.length === 0) normalised.push(field);
-    for (const leaf of leaves) differences.push({ field, path: leaf.path, v1: leaf.a, v2: leaf.b });
+    if (leaves.length === 0) (normalised ??= []).push(field);
+    for (const leaf of leaves) (differences ??= []).push({ field, path: leaf.path, v1: leaf.a, v2: leaf.b });
   }
-  const unknownV1 = Object.keys(v1).filter((k) => !plan.known.v1.has(k));
-  const unknownV2 = Object.keys(v2).filter((k) => !plan.known.v2.has(k));
-  return { differences, normalised, unknownKeys: { v1: unknownV1, v2: unknownV2 } };
+  return {
+    differences: differences ?? NONE,
+    normalised: normalised ?? NONE,
+    unknownKeys: { v1: unknownKeys(v1, plan.known.v1), v2: unknownKeys(v2, plan.known.v2) },
+  };
 }
 
 /** Fields one version shows and the other does not: expected differences by the contract. */

@@ -12,9 +12,20 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export interface CliOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Flags for node itself, before the CLI's path (`--import`, say). */
+  nodeArgs?: string[];
+}
+
+function spawnCli(args: string[], options: CliOptions): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+}
+
+export function runCli(args: string[], options: CliOptions & { timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    const child = spawnCli(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -29,9 +40,9 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
 }
 
 /** Starts a long-running command and resolves once its first stdout line is out. */
-export function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; stderr: () => string }> {
+export function startCli(args: string[], options: CliOptions = {}): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawnCli(args, options);
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => (err += d));

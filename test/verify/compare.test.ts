@@ -1,0 +1,53 @@
+/**
+ * compareRecords decides equality without serialising; what it decides must be what equal
+ * serialisations decide: a field that serialises the same is equal, one that differs only in the
+ * order of its keys is equal once normalised, anything else is a difference at its leaves.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { resourceOf } from '../../src/contract/index.js';
+import { compareRecords } from '../../src/verify/compare.js';
+
+const group = resourceOf('Group');
+const record = (id: 'id' | 'uid', description: unknown) => ({ [id]: 'u', name: 'n', description });
+
+/** A JSON value and the same value with the keys of every object in reverse order. */
+function reordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reordered);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)]));
+  return value;
+}
+
+describe('compareRecords', () => {
+  it('finds a field equal exactly when both versions serialise it the same', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        const c = compareRecords(group, record('id', a), record('uid', b));
+        const same = JSON.stringify(a) === JSON.stringify(b);
+        expect(c.differences.length === 0 && c.normalised.length === 0).toBe(same);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('calls a field that differs only in the order of its keys equal once normalised, and finds every other change', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (a) => {
+        const b = reordered(a);
+        const c = compareRecords(group, record('id', a), record('uid', b));
+        expect(c.differences).toEqual([]);
+        expect(c.normalised.length).toBe(JSON.stringify(a) === JSON.stringify(b) ? 0 : 1);
+      }),
+      { numRuns: 500 },
+    );
+    const c = compareRecords(group, record('id', { a: [1, { b: 2 }] }), record('uid', { a: [1, { b: 3 }] }));
+    expect(c.differences.map((d) => [d.path, d.v1, d.v2])).toEqual([['$.description.a[1].b', 2, 3]]);
+    expect(compareRecords(group, record('id', []), record('uid', {})).differences.map((d) => d.path)).toEqual(['$.description']);
+  });
+
+  it('names the keys the contract does not, on each side', () => {
+    const c = compareRecords(group, { ...record('id', ''), extra: 1 }, { ...record('uid', ''), other: 2, more: 3 });
+    expect(c.unknownKeys).toEqual({ v1: ['extra'], v2: ['other', 'more'] });
+    expect(compareRecords(group, record('id', ''), record('uid', '')).unknownKeys).toEqual({ v1: [], v2: [] });
+  });
+});

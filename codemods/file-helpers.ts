@@ -15,6 +15,7 @@ import type { TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, GRPC_CODES, LIST_CONTRACT, LIST_PARAMS } from '../src/contract/index.js';
 
 import type { PageKind } from '../src/codemod/answers.js';
+import { FIRST_PAGE } from '../src/codemod/paging.js';
 
 export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
   body: 'everyPage',
@@ -23,7 +24,7 @@ export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
   undici: 'everyRequestPage',
 };
 
-const FIRST = `${LIST_PARAMS.pageSize}=${LIST_CONTRACT.pageSize.max}`;
+const FIRST = FIRST_PAGE;
 const NEXT = (token: string) => `\`${FIRST}&${LIST_PARAMS.pageToken}=\${encodeURIComponent(${token})}\``;
 const DOC = `// migrate-v2: v2 lists answer a page at a time (v1 answered every record at once); this reads every page, ${LIST_CONTRACT.pageSize.max} records at a time, and answers as one.`;
 

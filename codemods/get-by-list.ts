@@ -11,7 +11,7 @@ import type { ReaderGet } from '../src/codemod/reader-gets.js';
 import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
-import { appendQuery, enclosingScope, forEachNode, removeProperty } from './helpers.js';
+import { appendQuery, encodedValue, enclosingScope, forEachNode, removeProperty, unwrapEncoding } from './helpers.js';
 import { emptinessCheck, firstElementBinding, missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
 import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
 
@@ -84,13 +84,7 @@ function moveIdIntoPath(ctx: TransformContext, call: V1Call): void {
   ctx.claim(literal);
   // A query value is encoded; a path binds the uid with its slashes as they are (v1-reference "Identifiers").
   const encoded = valueAfter(literal);
-  if (encoded && ts.isCallExpression(encoded) && encoded.expression.getText(ctx.sf) === 'encodeURIComponent' && encoded.arguments[0]) {
-    // Only the call around the value goes: edits inside it (`.id` -> `.uid`) stay.
-    const value = encoded.arguments[0];
-    ctx.edit(encoded.getStart(ctx.sf), value.getStart(ctx.sf), '');
-    ctx.edit(value.end, encoded.end, '');
-    ctx.claim(encoded.expression);
-  }
+  if (encoded) unwrapEncoding(ctx, encoded);
 }
 
 /** The text a plain id value (a name, a string, a template of names) adds to a template literal's path. */
@@ -107,7 +101,7 @@ function pathSegment(ctx: TransformContext, id: ts.Expression): string {
  * The id stays where it is: edits inside it (`b.identity` -> `b.identity.uid`) still apply.
  */
 function readThroughReader(ctx: TransformContext, call: V1Call, get: ReaderGet): void {
-  const id = ts.isCallExpression(get.id) && get.id.expression.getText(ctx.sf) === 'encodeURIComponent' && get.id.arguments[0] ? get.id.arguments[0] : get.id;
+  const id = encodedValue(get.id);
   const path = call.urlNode;
   const literal = ts.isStringLiteral(path) || ts.isNoSubstitutionTemplateLiteral(path) ? path : undefined;
   const base = literal ? ctx.plannedText(literal).slice(1, -1).replace(/[`\\]/g, (c) => `\\${c}`) : `\${${ctx.textOf(path)}}`;

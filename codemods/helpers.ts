@@ -2,19 +2,9 @@
 import { ts } from 'ts-morph';
 import type { TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
-import { nodesOf } from '../src/codemod/file-nodes.js';
+import { propertyKey } from '../src/codemod/syntax.js';
 
-/** `JSON.stringify(x)` -> x; anything else as it is. */
-export function jsonPayload(body: ts.Expression): ts.Expression {
-  const n = unwrap(body);
-  if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.stringify' && n.arguments[0]) return unwrap(n.arguments[0]);
-  return n;
-}
-
-export function propertyKey(p: ts.ObjectLiteralElementLike): string | undefined {
-  if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isMethodDeclaration(p)) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) return p.name.text;
-  return undefined;
-}
+export { enclosingScope, forEachNode, jsonPayload, propertyKey } from '../src/codemod/syntax.js';
 
 /** Renames an object literal's key, keeping its value: `{ id }` -> `{ uid: id }`. */
 export function renameObjectKey(ctx: TransformContext, p: ts.ObjectLiteralElementLike, to: string): void {
@@ -42,25 +32,6 @@ export function bindingKey(element: ts.BindingElement): string | undefined {
 export function quoteLike(original: string, text: string): string {
   const q = original[0] === '"' || original[0] === '`' ? original[0] : "'";
   return `${q}${text}${q}`;
-}
-
-/** The function (or file) a node stands in. */
-export function enclosingScope(node: ts.Node): ts.Node | undefined {
-  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
-  return undefined;
-}
-
-/** Visits a node and every node under it, each before its children; a whole file from the list made once for it. */
-export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {
-  if (ts.isSourceFile(root)) {
-    for (const node of nodesOf(root).all) visit(node);
-    return;
-  }
-  const walk = (node: ts.Node): void => {
-    visit(node);
-    ts.forEachChild(node, walk);
-  };
-  walk(root);
 }
 
 /**
@@ -111,4 +82,18 @@ export function addToObject(ctx: TransformContext, object: ts.ObjectLiteralExpre
   const last = object.properties[object.properties.length - 1];
   if (last) ctx.edit(last.end, last.end, `, ${member}`);
   else ctx.edit(object.getStart(ctx.sf) + 1, object.getStart(ctx.sf) + 1, ` ${member} `);
+}
+
+/** `encodeURIComponent(x)` -> x: a path binds a uid with its slashes as they are. */
+export function encodedValue(e: ts.Expression): ts.Expression {
+  return ts.isCallExpression(e) && e.expression.getText() === 'encodeURIComponent' && e.arguments[0] ? e.arguments[0] : e;
+}
+
+/** Takes `encodeURIComponent(...)` away from around a value: only the call goes, edits inside the value stay. */
+export function unwrapEncoding(ctx: TransformContext, e: ts.Expression): void {
+  const value = encodedValue(e);
+  if (value === e) return;
+  ctx.edit(e.getStart(ctx.sf), value.getStart(ctx.sf), '');
+  ctx.edit(value.end, e.end, '');
+  ctx.claim((e as ts.CallExpression).expression);
 }

@@ -26,11 +26,11 @@ function insertCopy(ctx: TransformContext, copy: PathCopy): void {
   for (const ref of copy.redirect) ctx.replace(ts.isPropertyAccessExpression(ref.node) ? ref.node.name : ref.node, copy.name);
 }
 
-/** v1 literals of the file that no recognised call reads: the code that reads them is not followed. */
+/** v1 literals of the file that no recognised call or test double reads: the code that reads them is not followed. */
 function strayLiterals(ctx: TransformContext): PathLiteral[] {
   const out: PathLiteral[] = [];
   forEachNode(ctx.sf, (node) => {
-    if (isPathLiteral(node) && hasV1Path(node.text) && !ctx.analysis.plan.readLiterals.has(node)) out.push(node);
+    if (isPathLiteral(node) && hasV1Path(node.text) && !ctx.analysis.plan.readLiterals.has(node) && !ctx.analysis.doubles.literals.has(node)) out.push(node);
   });
   return out;
 }

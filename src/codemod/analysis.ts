@@ -16,6 +16,10 @@ import { nodesOf } from './file-nodes.js';
 import { Wrappers } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
 import type { CodemodConfig } from './config.js';
+import { DoublePlan } from './double-plan.js';
+import { NO_DATA, type DataAccess } from './data-files.js';
+import { updateMask } from './update-masks.js';
+import { filePaging, sendsPages, type ListPaging } from './paging.js';
 
 export interface FileAnalysis {
   sf: ts.SourceFile;
@@ -44,6 +48,8 @@ export class Analysis {
   readonly goneFields = goneFieldNames();
   /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
   readonly readerGets = new Map<V1Call, ReaderGet>();
+  /** The test doubles of v1 (stubs, mocks, recordings, expectations) and their decisions. */
+  readonly doubles: DoublePlan;
 
   constructor(
     readonly checker: ts.TypeChecker,
@@ -51,6 +57,7 @@ export class Analysis {
     /** Whether files the analysis does not see import this one: then its exports have readers it cannot follow. */
     private readonly importedUnseen: (sf: ts.SourceFile) => boolean,
     config: CodemodConfig = { wrappers: [] },
+    data: DataAccess = NO_DATA,
   ) {
     this.text = new StaticText(checker, new Map(), config.baseUrls ?? []);
     this.types = new ResourceTypes(checker);
@@ -62,7 +69,11 @@ export class Analysis {
     }
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
     this.keepListReadersWhole();
-    for (const file of this.files.values()) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced));
+    this.doubles = new DoublePlan(this, candidates, data);
+    // A test reads what the program's functions return: their files' flows come first, and a test's flow asks them.
+    const ordered = [...this.files.values()].sort((x, y) => Number(this.doubles.hasDoubles(x.sf)) - Number(this.doubles.hasDoubles(y.sf)));
+    const returnOf = (fn: ts.Node) => this.files.get(fn.getSourceFile())?.flow?.returnOf(fn);
+    for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), this.doubles.hasDoubles(file.sf) ? returnOf : undefined);
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     this.keepDestructuredReads();
     this.keepUntestableReads();
@@ -90,6 +101,10 @@ export class Analysis {
 
   private callNodes?: Set<ts.CallExpression>;
 
+  callsIn(sf: ts.SourceFile): readonly V1Call[] {
+    return this.files.get(sf)?.calls ?? [];
+  }
+
   isV1Call(node: ts.CallExpression): boolean {
     this.callNodes ??= new Set(this.plan.calls.map((c) => c.call));
     return this.callNodes.has(node);
@@ -103,6 +118,31 @@ export class Analysis {
       this.files.set(sf, file);
     }
     return file;
+  }
+
+  private readonly masks = new Map<V1Call, string[] | undefined>();
+
+  /** The fields a migrated update names in its updateMask; undefined when they cannot be known (`*`). */
+  updateMask(call: V1Call): string[] | undefined {
+    if (!this.masks.has(call)) this.masks.set(call, updateMask(call, (n) => this.text.declarationOf(n)));
+    return this.masks.get(call);
+  }
+
+  private readonly paging = new Map<V1Call, ListPaging>();
+
+  /** How a list call meets v2's pages (paging.ts), decided once per file after the decisions settle. */
+  listPaging(call: V1Call): ListPaging {
+    if (!this.paging.has(call)) {
+      const file = this.fileAnalysis(call.call.getSourceFile());
+      const decided = filePaging(file.sf, file.calls, (e) => this.migrating(file.flow.shapeOf(e)), (c) => file.flow.takesApart(c));
+      for (const [c, p] of decided) this.paging.set(c, p);
+    }
+    return this.paging.get(call)!;
+  }
+
+  /** Whether a migrated list call asks for pages: its request gains the page parameters at the end of its query. */
+  sendsPages(call: V1Call): boolean {
+    return sendsPages(call, call.operation === 'list' && !call.via?.records ? this.listPaging(call) : undefined);
   }
 
   /** The calls a shape came from must migrate for its value to be a v2 value. */

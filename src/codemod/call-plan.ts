@@ -171,8 +171,16 @@ export class CallPlan {
     return demoted;
   }
 
+  /** Names of path constants read by test doubles that migrate with the calls they serve: followed, as the calls' own are. */
+  private readonly followedElsewhere = new Set<ts.Node>();
+
+  /** The path constants a test double reads: the double migrates with its calls, so those reads are followed. */
+  follow(references: readonly FollowedReference[]): void {
+    for (const r of references) this.followedElsewhere.add(r.node);
+  }
+
   private planRound(): boolean {
-    const consumed = new Set<ts.Node>(this.calls.flatMap((c) => c.parts.references.map((r) => r.node)));
+    const consumed = new Set<ts.Node>([...this.calls.flatMap((c) => c.parts.references.map((r) => r.node)), ...this.followedElsewhere]);
     const users = new Map<PathLiteral, V1Call[]>();
     for (const call of this.calls) {
       for (const literal of call.parts.literals) if (hasV1Path(literal.text)) users.set(literal, [...(users.get(literal) ?? []), call]);

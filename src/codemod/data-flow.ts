@@ -79,8 +79,13 @@ export class DataFlow {
     private readonly types: ResourceTypes,
     /** Calls with a v1 path that the contract does not place: what they answer stays v1's. */
     private readonly unplaced: ReadonlySet<ts.Node> = new Set(),
+    /** Names the file's test doubles answer with (reply-bodies.ts): records, lists and answers of calls they serve. */
+    seeds: ReadonlyMap<ts.Declaration, Shape> = new Map(),
+    /** What a function of another file returns, by that file's flow (values a test gets from the program it tests). */
+    private readonly elsewhere: (fn: ts.Node) => Shape | undefined = () => undefined,
   ) {
     this.callsByNode = new Map(calls.map((c) => [c.call, c]));
+    for (const [declaration, shape] of seeds) this.declared.set(declaration, shape);
     // Shapes flow forward through declarations and functions: a few passes reach a fixed point.
     for (let pass = 0; pass < 4; pass++) {
       this.shapes.clear();
@@ -284,9 +289,15 @@ export class DataFlow {
       if (copied) return copied;
       const declaration = this.declarationOf(n.expression);
       const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
+      if (fn && fn.getSourceFile() !== this.sf) return this.elsewhere(fn);
       return fn ? this.returns.get(fn) : undefined;
     }
     return undefined;
+  }
+
+  /** What a function of this file returns, by the flow. */
+  returnOf(fn: ts.Node): Shape | undefined {
+    return this.returns.get(fn);
   }
 
   /** What a callback gives back, by the flow (`reduce((acc, g) => ..., {})`). */

@@ -7,16 +7,20 @@
  * are type-checked in memory before and after; every error the migration brings is a review item.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { ts } from 'ts-morph';
 import { mayCallV1, rejectAssumptions } from '../contract/index.js';
 import { Analysis } from './analysis.js';
+import type { DataAccess, DataFile } from './data-files.js';
 import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
 import { BARE_OPTIONS, hostWithTexts, parseAlike, parseErrors, parsesAlike, readTsconfig, type ParseOptions } from './program.js';
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
+import { importsOf, stemIndex } from './imports.js';
+
+export { importsOf, stemIndex } from './imports.js';
 
 export interface ReviewItem {
   line: number;
@@ -94,6 +98,27 @@ function migrateFile(path: string, sf: ts.SourceFile, analysis: Analysis, transf
   return { after: restore(source, output), review: pendingReview(output, fresh), changes: lineChanges(source.text, output, sorted), ...(parsed?.shared ? { tree: parsed.sf } : {}) };
 }
 
+/**
+ * A JSON file a test loads as recorded answers: the transforms that edit data run over it, and the
+ * result must parse as JSON again. Notes about it stand in the code that loads it.
+ */
+function migrateData(data: DataFile, analysis: Analysis, transforms: readonly Transform[]): FileResult {
+  const source = readSourceText(data.raw);
+  const ctx = new TransformContext(data.sf, source, { sf: data.sf, calls: [], unplaced: [], flow: undefined as never }, analysis);
+  for (const transform of transforms) {
+    ctx.transform = transform.name;
+    transform.applyData?.(ctx);
+  }
+  const sorted = sortedEdits(ctx.edits);
+  const output = applySorted(source.text, sorted);
+  try {
+    JSON.parse(output);
+  } catch (error) {
+    return { after: data.raw, review: [], error: `the migrated JSON does not parse (${(error as Error).message}); the file is left as it was` };
+  }
+  return { after: restore(source, output), review: [], changes: lineChanges(source.text, output, sorted) };
+}
+
 /** Called as files are done: how many of how many. */
 export type Progress = (done: number, total: number) => void;
 
@@ -107,30 +132,12 @@ export interface CodemodOptions {
   narrow?: (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>) => ReadonlySet<string>;
 }
 
-const IMPORT_SPECIFIER = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 /** A type with a member a migration renames: the files that import it may read resource fields. */
 const RENAMABLE_TYPE = /\b(?:interface|type)\s+\w+[\s\S]*?\b(?:id|createdAt|updatedAt|lastSeen|items)\??\s*:/;
+/** A test that stubs or mocks what a program sends: it may stand in for a marked file it imports. */
+const DOUBLES = /\b(?:nock|msw|MockAgent|mockResolvedValue|mockReturnValue|mockImplementation|stubGlobal|spyOn)\b/;
 /** A module that makes HTTP calls: it may hold a transport wrapper. */
 const TRANSPORT = /\b(?:fetch|request|axios|got|ky)\s*[.(<]/;
-
-function withoutExtension(path: string): string {
-  return path.replace(/\.(d\.)?[cm]?[jt]sx?$/, '').replace(/\/index$/, '');
-}
-
-/** The files of the selection by path without extension, as relative imports name them. */
-export function stemIndex(raws: ReadonlyMap<string, string>): Map<string, string> {
-  return new Map([...raws.keys()].map((p) => [withoutExtension(p), p]));
-}
-
-/** The files of the selection a file imports by a relative path. */
-export function importsOf(path: string, raw: string, byStem: ReadonlyMap<string, string>): string[] {
-  const out: string[] = [];
-  for (const m of raw.matchAll(IMPORT_SPECIFIER)) {
-    const target = byStem.get(withoutExtension(resolve(dirname(path), m[1]!)));
-    if (target) out.push(target);
-  }
-  return out;
-}
 
 /** Files of the selection that another file of it imports. */
 function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
@@ -148,14 +155,37 @@ function candidates(raws: ReadonlyMap<string, string>, typed: boolean, baseNames
   // A declared base URL variable holds a v1 prefix the text does not show.
   const names = baseNames.length ? new RegExp(`\\b(?:${baseNames.join('|')})\\b`) : undefined;
   const marked = new Set([...raws].filter(([, raw]) => mayCallV1(raw) || names?.test(raw)).map(([path]) => path));
-  if (!typed || marked.size === 0) return marked;
+  if (marked.size === 0) return marked;
   const byStem = stemIndex(raws);
+  // A test of a marked file stubs or mocks its v1 calls, whether or not it writes a v1 path itself.
+  for (const [path, raw] of raws) if (!marked.has(path) && DOUBLES.test(raw) && importsOf(path, raw, byStem).some((d) => marked.has(d))) marked.add(path);
+  if (!typed) return marked;
   const targets = new Set(marked);
   // What a marked file imports may declare the record types it reads, or the transport its calls go through.
   for (const path of marked) for (const dep of importsOf(path, raws.get(path)!, byStem)) if (RENAMABLE_TYPE.test(raws.get(dep)!) || TRANSPORT.test(raws.get(dep)!)) targets.add(dep);
   const out = new Set(targets);
   for (const [path, raw] of raws) if (!out.has(path) && importsOf(path, raw, byStem).some((d) => targets.has(d))) out.add(path);
   return out;
+}
+
+/**
+ * JSON files join a run through the code that loads them: read on demand, and every other file of
+ * the run that names one is taken for a loader of it (it may use the data as something else).
+ */
+function dataAccess(raws: ReadonlyMap<string, string>, analysed: ReadonlySet<string>): DataAccess {
+  return {
+    read(path) {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    otherLoaders(path) {
+      const name = basename(path);
+      return [...raws].filter(([file, raw]) => !analysed.has(file) && raw.includes(name)).map(([file]) => file);
+    },
+  };
 }
 
 export function runCodemod(files: readonly string[], transforms: readonly Transform[], cwd: string, options: CodemodOptions = {}): CodemodRun {
@@ -205,7 +235,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
     const sourceFiles = [...selected].flatMap((p) => program.getSourceFile(p) ?? []);
     // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
     const imported = options.tsconfig ? new Set<string>() : importedFiles(raws);
-    const analysis = new Analysis(program.getTypeChecker(), sourceFiles, (sf) => imported.has(resolve(sf.fileName)), options.config);
+    const analysis = new Analysis(program.getTypeChecker(), sourceFiles, (sf) => imported.has(resolve(sf.fileName)), options.config, dataAccess(raws, selected));
     // Files that declare resource types are migrated with the values they describe.
     const toMigrate = new Set(selected);
     for (const container of analysis.types.containers.keys()) {
@@ -229,6 +259,12 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       const changed = result.after !== raw && !result.error;
       if (tree && changed) trees.set(path, tree);
       outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, changed, ...outcome });
+    }
+    for (const data of analysis.doubles.data.values()) {
+      if (!data || outcomes.has(data.path)) continue;
+      const result = migrateData(data, analysis, transforms);
+      if (result.after === data.raw && !result.error) continue;
+      outcomes.set(data.path, { path: data.path, relative: relativeOf(data.path), before: data.raw, changed: result.after !== data.raw && !result.error, ...result });
     }
     fillUnchanged();
     if (options.tsconfig) {

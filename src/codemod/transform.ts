@@ -13,6 +13,8 @@ export interface Transform {
   name: string;
   description: string;
   apply(ctx: TransformContext): void;
+  /** For a JSON file a test loads as recorded answers (data-files.ts): the same context, over the parsed JSON. */
+  applyData?(ctx: TransformContext): void;
 }
 
 export interface Todo {

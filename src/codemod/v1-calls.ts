@@ -6,6 +6,7 @@
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { isProjectSource } from './resource-types.js';
+import { propertyOf } from './syntax.js';
 import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
@@ -51,13 +52,6 @@ function queryText(query: NonNullable<V1Call['query']>, url: string): string {
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
-function propertyOf(object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
-  for (const p of object.properties) {
-    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return p.initializer;
-    if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return p.name;
-  }
-  return undefined;
-}
 
 /** The resource and operation a v1 URL addresses, by the contract's collection paths. */
 export function classify(url: string, method: HttpMethod): { resource: ResourceContract; operation: V1Operation } | undefined {
@@ -153,7 +147,7 @@ function clientOfType(type: ts.TypeNode | undefined, text: StaticText): Client |
 }
 
 /** The module an identifier is imported from, by its import declaration (no resolution needed). */
-function importedModule(name: ts.Identifier, text: StaticText): string | undefined {
+export function importedModule(name: ts.Identifier, text: StaticText): string | undefined {
   let n: ts.Node | undefined = text.importOf(name);
   while (n && !ts.isImportDeclaration(n)) n = n.parent;
   return n && ts.isStringLiteral(n.moduleSpecifier) ? n.moduleSpecifier.text : undefined;

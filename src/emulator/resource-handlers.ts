@@ -167,7 +167,8 @@ function validate(ctx: HandlerContext, resource: ResourceContract, version: ApiV
 
 function initialValue(ctx: HandlerContext, field: FieldRule, parent: string): unknown {
   if (field.type === 'timestamp') return nowMicros(ctx);
-  if (field.type === 'reference') return parent; // an output-only reference is the parent (a binding's group)
+  // An output-only reference is the parent (a binding's group); a written one the body left out is missing, and validation says so.
+  if (field.type === 'reference') return field.access === 'output-only' ? parent : zeroValue(field);
   return zeroValue(field);
 }
 

@@ -1,9 +1,12 @@
 /**
  * The sample v1 integrations, migrated by the CLI. fixtures/clients: each original run against the
- * emulator prints what its migrated copy prints against the emulator with v1 switched off, and the
- * migrated TypeScript type-checks as the original does. fixtures/clients-partial: what cannot move
- * whole keeps v1 with notes, so the migrated copy prints the same while both versions are served,
- * and not with v1 switched off (the notes name a real difference).
+ * emulator prints what its migrated copy prints against the emulator with v1 switched off, the
+ * migrated TypeScript (tests included) type-checks as the original does, and the teams' own unit
+ * tests, which stub v1 (msw, nock, MockAgent, a recording served through a fetch stub), pass once
+ * migrated with their programs and fail when left as they were. fixtures/clients-partial: what
+ * cannot move whole keeps v1 with notes, so the migrated copy prints the same while both versions
+ * are served, and not with v1 switched off (the notes name a real difference); the unit tests there
+ * still pass, their doubles having stayed on v1 wherever their calls did.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,8 +24,12 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CLIENTS = join(REPO, 'fixtures/clients');
 const PARTIAL = join(REPO, 'fixtures/clients-partial');
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+const VITEST = join(REPO, 'node_modules/vitest/vitest.mjs');
 /** The programs of a folder: its top-level sources, less their unit tests and the tests' config. */
 const programsOf = (dir: string) => readdirSync(dir).filter((f) => /\.(ts|mjs)$/.test(f) && !/\.test\.|^vitest\.config\./.test(f));
+/** The unit tests of a folder, and the recorded answers they load. */
+const suitesOf = (dir: string) => readdirSync(dir).filter((f) => /\.test\.(ts|mjs)$/.test(f));
+const RECORDINGS = '__recordings__';
 const programs = programsOf(CLIENTS);
 const partial = programsOf(PARTIAL);
 /** Modules in subfolders (lib/...): imported by the programs, never run on their own. */
@@ -31,14 +38,15 @@ const modulesOf = (dir: string) =>
     .filter((e) => e.isFile() && e.parentPath !== dir && /\.(ts|mjs)$/.test(e.name))
     .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
 const modules = modulesOf(CLIENTS);
-/** What the CLI reads of fixtures/clients: programs, modules, and the programs' unit tests. */
-const sources = readdirSync(CLIENTS).filter((f) => /\.(ts|mjs)$/.test(f)).length + modules.length;
+/** What the CLI reads of fixtures/clients: programs, modules, the programs' unit tests, and the recordings those load. */
+const sources = readdirSync(CLIENTS).filter((f) => /\.(ts|mjs)$/.test(f)).length + modules.length + readdirSync(join(CLIENTS, RECORDINGS)).length;
 const transpile = (source: string): string =>
   ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
 
 function copyClients(from = CLIENTS): string {
   const dir = mkdtempSync(join(tmpdir(), 'mv2-clients-'));
-  cpSync(from, dir, { recursive: true });
+  // A vitest run in the folder leaves its cache in node_modules: the copy gets the repository's instead.
+  cpSync(from, dir, { recursive: true, filter: (path) => !path.split(/[\\/]/).includes('node_modules') });
   // The partial samples are typed and resolved as the others are.
   for (const shared of ['tsconfig.json', 'package.json']) if (from !== CLIENTS) cpSync(join(CLIENTS, shared), join(dir, shared));
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
@@ -65,6 +73,24 @@ async function runClient(dir: string, file: string, disable: ('v1' | 'v2')[]): P
   } finally {
     await emulator.close();
   }
+}
+
+interface SuiteResult {
+  name: string;
+  status: string;
+  message: string;
+}
+
+/** Runs a folder's unit tests with its own vitest config, as a child process: each suite's outcome by file name. */
+async function runSuites(dir: string): Promise<Map<string, SuiteResult>> {
+  const report = join(dir, 'vitest-report.json');
+  try {
+    await exec(process.execPath, [VITEST, 'run', '--config', join(dir, 'vitest.config.ts'), '--reporter=json', `--outputFile=${report}`], { cwd: dir, timeout: 120_000 });
+  } catch {
+    // Failing suites exit 1: the report says which.
+  }
+  const results = (JSON.parse(readFileSync(report, 'utf8')) as { testResults: SuiteResult[] }).testResults;
+  return new Map(results.map((r) => [r.name.split('/').pop()!, r]));
 }
 
 async function typeCheck(dir: string): Promise<string> {
@@ -105,9 +131,24 @@ describe('fixtures/clients, migrated end to end', () => {
     expect(after.out).toBe(before.out);
   });
 
-  it('type-checks after migration as it did before', async () => {
+  it('type-checks after migration as it did before, unit tests included', async () => {
     expect(await typeCheck(original)).toBe('');
     expect(await typeCheck(migrated)).toBe('');
+  });
+
+  it('holds at least four unit tests that stub v1, which pass once migrated and fail left on v1', async () => {
+    const suites = suitesOf(CLIENTS);
+    expect(suites.length).toBeGreaterThanOrEqual(4);
+    const before = await runSuites(original);
+    for (const suite of suites) expect(before.get(suite)?.status, `${suite} on v1: ${before.get(suite)?.message}`).toBe('passed');
+    const after = await runSuites(migrated);
+    for (const suite of suites) expect(after.get(suite)?.status, `${suite} migrated: ${after.get(suite)?.message}`).toBe('passed');
+    // The suites as they were, with the recordings they load, against the migrated programs: each fails.
+    const stale = copyClients(migrated);
+    for (const suite of suites) cpSync(join(CLIENTS, suite), join(stale, suite));
+    cpSync(join(CLIENTS, RECORDINGS), join(stale, RECORDINGS), { recursive: true });
+    const left = await runSuites(stale);
+    for (const suite of suites) expect(left.get(suite)?.status, `${suite} left on v1 against migrated programs`).toBe('failed');
   });
 });
 
@@ -146,5 +187,14 @@ describe('fixtures/clients-partial: what cannot move whole stays on v1, noted', 
   it('type-checks after migration as it did before', async () => {
     expect(await typeCheck(original)).toBe('');
     expect(await typeCheck(migrated)).toBe('');
+  });
+
+  it('keeps the unit tests passing: a double stays on v1 wherever its call does', async () => {
+    const suites = suitesOf(PARTIAL);
+    expect(suites.length).toBeGreaterThan(0);
+    const after = await runSuites(migrated);
+    for (const suite of suites) expect(after.get(suite)?.status, `${suite} migrated: ${after.get(suite)?.message}`).toBe('passed');
+    // Some doubles there do stay on v1, noted beside the calls they answer.
+    expect(suites.some((suite) => /migrate-v2-todo: this (nock|msw|mock|MockAgent)/.test(readFileSync(join(migrated, suite), 'utf8')))).toBe(true);
   });
 });

@@ -37,6 +37,25 @@ describe('v2 groups', () => {
     expect(expectStatusBody(missing, 5).message).toMatch(/^Not found: group 0{40}$/);
   });
 
+  it('a role binding created without its identity or role is refused as invalid, naming the missing field, and writes nothing', async () => {
+    const before = emu.running.emulator.store.snapshot();
+    const sandbox = await one('groups', 'sandbox');
+    const viewer = await one('roles', 'viewer');
+    const alice = await one('identities', 'alice');
+    const cases: [string, Record<string, string>, string][] = [
+      ['v2beta1/roleBindings', {}, 'identityUid'],
+      ['v2beta1/roleBindings', { roleUid: viewer.uid }, 'identityUid'],
+      ['v2beta1/roleBindings', { identityUid: alice.uid }, 'roleUid'],
+      ['v1/rolebindings', { role: viewer.uid }, 'identity'],
+    ];
+    for (const [path, body, field] of cases) {
+      const r = await emu.call('POST', `/iam/${path}/${sandbox.uid}`, { body });
+      expect(r.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(detail(expectStatusBody(r, 3), 'BadRequest').fieldViolations[0].field).toBe(field);
+    }
+    expect(emu.running.emulator.store.snapshot()).toBe(before);
+  });
+
   it('PATCH without updateMask changes only the fields in the body', async () => {
     const g = (await emu.call('POST', `/iam/v2beta1/groups/${org.uid}`, { body: { name: 'patch-a', description: 'keep', resourceLimits: { clusters: 3 } } })).json;
     const r = await emu.call('PATCH', `/iam/v2beta1/groups/${g.uid}`, { body: { name: 'patch-b' } });

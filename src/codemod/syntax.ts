@@ -1,0 +1,57 @@
+/** Small questions about syntax that the analysis and the transforms both ask. */
+import { ts } from 'ts-morph';
+import { nodesOf } from './file-nodes.js';
+import { unwrap } from './static-text.js';
+
+/** `JSON.stringify(x)` -> x; anything else as it is. */
+export function jsonPayload(body: ts.Expression): ts.Expression {
+  const n = unwrap(body);
+  if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.stringify' && n.arguments[0]) return unwrap(n.arguments[0]);
+  return n;
+}
+
+/** The value an object literal gives a key (`{ key: value }`, or the name of `{ key }`). */
+export function propertyOf(object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
+  for (const p of object.properties) {
+    if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name) return p.initializer;
+    if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return p.name;
+  }
+  return undefined;
+}
+
+export function propertyKey(p: ts.ObjectLiteralElementLike): string | undefined {
+  if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isMethodDeclaration(p)) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) return p.name.text;
+  return undefined;
+}
+
+/** The function (or file) a node stands in. */
+export function enclosingScope(node: ts.Node): ts.Node | undefined {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
+  return undefined;
+}
+
+export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {
+  if (ts.isSourceFile(root)) {
+    for (const node of nodesOf(root).all) visit(node);
+    return;
+  }
+  const walk = (node: ts.Node): void => {
+    visit(node);
+    ts.forEachChild(node, walk);
+  };
+  walk(root);
+}
+
+/** A variable's initialiser and every value assigned to it in its scope. */
+export function assignedValues(d: ts.VariableDeclaration): ts.Expression[] {
+  const out = d.initializer ? [d.initializer] : [];
+  const name = d.name.getText();
+  let scope: ts.Node = d;
+  while (scope.parent && !ts.isSourceFile(scope) && !ts.isFunctionLike(scope)) scope = scope.parent;
+  const visit = (node: ts.Node): void => {
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(node.left) && node.left.text === name) out.push(node.right);
+    ts.forEachChild(node, visit);
+  };
+  visit(scope);
+  return out;
+}

@@ -25,3 +25,25 @@ export function importsOf(path: string, raw: string, byStem: ReadonlyMap<string,
   }
   return out;
 }
+
+/** Groups of candidate files connected by relative imports among them, each sorted, in no particular order. */
+export function importComponents(raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>): string[][] {
+  const parent = new Map([...candidates].map((p) => [p, p]));
+  const root = (p: string): string => {
+    let r = p;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(p, r);
+    return r;
+  };
+  const byStem = stemIndex(raws);
+  for (const path of candidates) {
+    for (const dep of importsOf(path, raws.get(path)!, byStem)) if (candidates.has(dep)) parent.set(root(dep), root(path));
+  }
+  const groups = new Map<string, string[]>();
+  for (const path of candidates) {
+    const group = groups.get(root(path));
+    if (group) group.push(path);
+    else groups.set(root(path), [path]);
+  }
+  return [...groups.values()].map((g) => g.sort());
+}

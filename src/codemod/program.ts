@@ -76,7 +76,13 @@ export type SourceFileSource = (name: string) => ts.SourceFile | undefined;
  * lib files from memory. `parsed` hands out trees made already; `onParse` is told the parse
  * options of each file the host parses itself (the program's, to parse a new text alike).
  */
-export function hostWithTexts(options: ts.CompilerOptions, texts: (name: string) => string | undefined, parsed?: SourceFileSource, onParse?: (name: string, how: ParseOptions) => void): ts.CompilerHost {
+export function hostWithTexts(
+  options: ts.CompilerOptions,
+  texts: (name: string) => string | undefined,
+  parsed?: SourceFileSource,
+  onParse?: (name: string, how: ParseOptions) => void,
+  declarations?: DeclarationTrees,
+): ts.CompilerHost {
   const host = ts.createCompilerHost(options, true);
   const readFile = host.readFile.bind(host);
   const fileExists = remembered(host.fileExists.bind(host));
@@ -87,13 +93,22 @@ export function hostWithTexts(options: ts.CompilerOptions, texts: (name: string)
   host.fileExists = (name) => LIB_FILES.has(name) || fileExists(name);
   host.readFile = (name) => LIB_FILES.get(name) ?? texts(resolve(name)) ?? readFile(name);
   host.getSourceFile = (name, how, onError, fresh) => {
-    const made = parsed?.(name);
+    const made = parsed?.(name) ?? declarations?.get(name);
     if (made) return made;
     onParse?.(name, how);
-    return getSourceFile(name, how, onError, fresh);
+    const sf = getSourceFile(name, how, onError, fresh);
+    if (sf?.isDeclarationFile) declarations?.set(name, sf);
+    return sf;
   };
   return host;
 }
+
+/**
+ * Declaration files (the lib, the .d.ts of packages) parsed once for all the programs of a run: a
+ * run in batches builds a program per batch, and TypeScript binds a tree once and lets every
+ * program share it, as its language service does.
+ */
+export type DeclarationTrees = Map<string, ts.SourceFile>;
 
 export type ParseOptions = ts.CreateSourceFileOptions | ts.ScriptTarget;
 

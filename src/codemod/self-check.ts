@@ -42,7 +42,11 @@ function importersOf(program: ts.Program, changed: ReadonlySet<string>, host: ts
 }
 
 /** `afterHost`: reads the migrated texts (and hands out the trees the run parsed already). */
-export function introducedErrors(program: ts.Program, outcomes: Map<string, FileOutcome>, afterHost: ts.CompilerHost): TypeCheckSummary {
+/**
+ * `outcomes`: the files this program migrated; `outcomeOf` finds (or makes) the outcome of any file
+ * of the run, for an error the migration brings into a file it did not change (an importer).
+ */
+export function introducedErrors(program: ts.Program, outcomes: ReadonlyMap<string, FileOutcome>, afterHost: ts.CompilerHost, outcomeOf: (path: string) => FileOutcome | undefined): TypeCheckSummary {
   const changed = new Set([...outcomes].filter(([, o]) => o.changed).map(([p]) => p));
   if (changed.size === 0) return { files: 0, before: 0, after: 0 };
   const checked = [...new Set([...changed, ...importersOf(program, changed, afterHost).map((f) => resolve(f))])];
@@ -60,7 +64,7 @@ export function introducedErrors(program: ts.Program, outcomes: Map<string, File
       seen.set(key, left - 1);
       continue;
     }
-    const outcome = d.file && outcomes.get(resolve(d.file.fileName));
+    const outcome = d.file && outcomeOf(resolve(d.file.fileName));
     if (!outcome || d.start === undefined) continue;
     const line = d.file!.getLineAndCharacterOfPosition(d.start).line + 1;
     outcome.review.push({ line, why: `type error after migration: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (TS${d.code})`, transform: 'self-check' });

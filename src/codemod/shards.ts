@@ -13,25 +13,8 @@
  */
 import { relative, sep } from 'node:path';
 import type { Shard } from '../commands/options.js';
-import { importsOf, stemIndex, type FileOutcome } from './engine.js';
-
-/** Groups of candidate files connected by relative imports among them, each sorted, in no particular order. */
-export function importComponents(raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>): string[][] {
-  const parent = new Map([...candidates].map((p) => [p, p]));
-  const root = (p: string): string => {
-    let r = p;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    parent.set(p, r);
-    return r;
-  };
-  const byStem = stemIndex(raws);
-  for (const path of candidates) {
-    for (const dep of importsOf(path, raws.get(path)!, byStem)) if (candidates.has(dep)) parent.set(root(dep), root(path));
-  }
-  const groups = new Map<string, string[]>();
-  for (const path of candidates) groups.set(root(path), [...(groups.get(root(path)) ?? []), path]);
-  return [...groups.values()].map((g) => g.sort());
-}
+import type { FileOutcome } from './engine.js';
+import { importComponents } from './imports.js';
 
 /** The shard (1 to `count`) of every file: `files` all the run's files, `candidates` the prefilter's among them. */
 export function assignShards(files: readonly string[], raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>, cwd: string, count: number): Map<string, number> {

@@ -1,6 +1,7 @@
 /** How a codemod run is split for a CI matrix: whole import components, the same split whatever the file order. */
 import { expect, it } from 'vitest';
-import { assignShards, importComponents } from '../../src/codemod/shards.js';
+import { importComponents } from '../../src/codemod/imports.js';
+import { assignShards } from '../../src/codemod/shards.js';
 
 const ROOT = '/repo';
 const TREE: Record<string, string> = {

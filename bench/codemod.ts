@@ -8,12 +8,14 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { alternately, builds, fmt, median, PEAK_RSS_PROBE, verdict, type Build } from './support.js';
 
 const run = promisify(execFile);
 const FILES = 5000;
 const RUNS = 3;
+const PARSE_CHILD = fileURLToPath(new URL('./parse-child.js', import.meta.url));
 
 function localFile(i: number): string {
   const lines = [`// generated module ${i}: no platform calls`, `export interface Order${i} { id: string; createdAt: string; items: { id: string; qty: number }[] }`, ''];
@@ -163,11 +165,13 @@ export async function benchCodemod(): Promise<string> {
   const all = await builds();
   const base = all.length > 1 ? all[0] : undefined;
   const current = all.at(-1)!;
+  // Parsing every file and nothing else, taking turns with the builds: what the typed run is held to.
+  const floor: Build = { ...current, label: 'parsing every file (the floor)', codemodChild: PARSE_CHILD };
   const root = generateMonorepo();
   let typed: Map<Build, Measured>;
   let syntax: Map<Build, Measured>;
   try {
-    typed = await measureAll(all, root);
+    typed = await measureAll([...all, floor], root);
     renameSync(join(root, 'tsconfig.json'), join(root, 'tsconfig.off.json'));
     syntax = await measureAll(all, root);
   } finally {
@@ -185,14 +189,18 @@ export async function benchCodemod(): Promise<string> {
     `Dry run over a generated monorepo of ${FILES} TypeScript files (about 150 lines each; every tenth calls v1, the rest use .id, .items and createdAt on their own objects), and of one large generated client file (no tsconfig), ` +
       `each in its own process (\`node --import bench/peak-rss-probe.js dist/bench/codemod-child.js DIR\`): wall time from spawn to exit, CPU time (user and system, every thread) and peak RSS of the process, median of ${RUNS} runs` +
       (base ? `, the builds taking turns (\`MIGRATE_V2_BENCH_BASE=/path/to/built/checkout node dist/bench/run.js codemod\`).` : ' (`node dist/bench/run.js codemod`; MIGRATE_V2_BENCH_BASE=/path/to/built/checkout adds a base build, the two taking turns).') +
+      ' The floor reads and parses every file of the monorepo with the TypeScript parser and does nothing else (`dist/bench/parse-child.js DIR`), taking turns with the dry runs.' +
       ' The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check); without one, each file is read alone with the standard lib and nothing is type-checked.',
     '',
     '| run | build | wall (runs), CPU, peak RSS | to change / review items |',
     '|---|---|---|---|',
     ...rows('5,000 files, with tsconfig (types)', typed),
+    `| 5,000 files | ${floor.label} | ${cell(typed.get(floor)!, undefined)} | - |`,
     ...rows('5,000 files, without tsconfig (syntax)', syntax),
     ...rows('one 250 KB file', large.get(250)!),
     ...rows('one 2.5 MB file', large.get(2500)!),
+    '',
+    `The typed run against parsing every file (wall): **${fmt(typed.get(current)!.wall / typed.get(floor)!.wall, 2)}x**; target at most 1x, aim 0.5x: ${verdict(typed.get(current)!.wall <= typed.get(floor)!.wall)}.`,
     '',
     ...(base ? [`This build within 20% of ${base.label} (wall, CPU and peak RSS of every run above): ${verdict(withinOf(all, [typed, syntax, ...large.values()], 1.2))}.`, ''] : []),
     `Targets: the typed run under 20 s and under 1 GB peak RSS, self-check included; 2.5 MB under 60 s and within 15x of 250 KB (this build: **${fmt(large2500.wall / large250.wall, 1)}x**; before: a 2.2 MB file did not finish in 300 s).`,

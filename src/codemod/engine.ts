@@ -19,6 +19,7 @@ import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
 import { importsOf, stemIndex } from './imports.js';
+import { TypedScope } from './typed-scope.js';
 
 export { importsOf, stemIndex } from './imports.js';
 
@@ -132,12 +133,8 @@ export interface CodemodOptions {
   narrow?: (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>) => ReadonlySet<string>;
 }
 
-/** A type with a member a migration renames: the files that import it may read resource fields. */
-const RENAMABLE_TYPE = /\b(?:interface|type)\s+\w+[\s\S]*?\b(?:id|createdAt|updatedAt|lastSeen|items)\??\s*:/;
 /** A test that stubs or mocks what a program sends: it may stand in for a marked file it imports. */
 const DOUBLES = /\b(?:nock|msw|MockAgent|mockResolvedValue|mockReturnValue|mockImplementation|stubGlobal|spyOn)\b/;
-/** A module that makes HTTP calls: it may hold a transport wrapper. */
-const TRANSPORT = /\b(?:fetch|request|axios|got|ky)\s*[.(<]/;
 
 /** Files of the selection that another file of it imports. */
 function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
@@ -149,23 +146,22 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
 
 /**
  * The files to analyse: those holding a v1 path and, with a tsconfig (types cross files), the files
- * that import them or import the types they import: those may read resource fields.
+ * typed-scope.ts adds: the modules their v1 code takes types or a transport from, and the files that
+ * import from either what may carry a v1 value or a resource type, not every importer of those
+ * modules. Without one, the tests that stub a marked file's calls.
  */
-function candidates(raws: ReadonlyMap<string, string>, typed: boolean, baseNames: readonly string[] = []): Set<string> {
+function candidates(raws: ReadonlyMap<string, string>, compilerOptions: ts.CompilerOptions | undefined, baseNames: readonly string[] = []): Set<string> {
   // A declared base URL variable holds a v1 prefix the text does not show.
   const names = baseNames.length ? new RegExp(`\\b(?:${baseNames.join('|')})\\b`) : undefined;
-  const marked = new Set([...raws].filter(([, raw]) => mayCallV1(raw) || names?.test(raw)).map(([path]) => path));
+  const holdsV1 = (text: string) => mayCallV1(text) || Boolean(names?.test(text));
+  const marked = new Set([...raws].filter(([, raw]) => holdsV1(raw)).map(([path]) => path));
   if (marked.size === 0) return marked;
+  // With types, a test joins as any file does: by calling what carries v1 (and it stubs those calls).
+  if (compilerOptions) return new TypedScope(raws, compilerOptions, holdsV1).roots(marked);
   const byStem = stemIndex(raws);
   // A test of a marked file stubs or mocks its v1 calls, whether or not it writes a v1 path itself.
   for (const [path, raw] of raws) if (!marked.has(path) && DOUBLES.test(raw) && importsOf(path, raw, byStem).some((d) => marked.has(d))) marked.add(path);
-  if (!typed) return marked;
-  const targets = new Set(marked);
-  // What a marked file imports may declare the record types it reads, or the transport its calls go through.
-  for (const path of marked) for (const dep of importsOf(path, raws.get(path)!, byStem)) if (RENAMABLE_TYPE.test(raws.get(dep)!) || TRANSPORT.test(raws.get(dep)!)) targets.add(dep);
-  const out = new Set(targets);
-  for (const [path, raw] of raws) if (!out.has(path) && importsOf(path, raw, byStem).some((d) => targets.has(d))) out.add(path);
-  return out;
+  return marked;
 }
 
 /**
@@ -218,12 +214,12 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       if (!outcomes.has(path)) outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
     }
   };
-  const everyCandidate = candidates(raws, Boolean(options.tsconfig), (options.config?.baseUrls ?? []).map((b) => b.name));
+  const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
+  const compilerOptions = config.options;
+  const everyCandidate = candidates(raws, options.tsconfig ? compilerOptions : undefined, (options.config?.baseUrls ?? []).map((b) => b.name));
   const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
   let typeCheck: TypeCheckSummary | undefined;
   if (selected.size > 0) {
-    const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
-    const compilerOptions = config.options;
     const texts = (name: string) => {
       const raw = raws.get(name);
       return raw === undefined ? undefined : readSourceText(raw).text;

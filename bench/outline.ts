@@ -8,7 +8,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findFiles } from '../src/codemod/files.js';
@@ -35,6 +35,8 @@ function extractOutline(): string {
 
 interface OutlineRun {
   wall: number;
+  /** User and system time, every thread: less moved than wall time by other work on the machine. */
+  cpuSeconds: number;
   maxRssMiB: number;
   /** The summary line, without its time. */
   summary: string;
@@ -48,16 +50,17 @@ async function dryRun(build: Build, root: string): Promise<OutlineRun> {
   const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, build.cli, root, '--tsconfig', join(root, 'tsconfig.json')], { cwd: root, maxBuffer: 256 << 20 });
   const wall = (performance.now() - started) / 1000;
   const lines = stderr.trimEnd().split('\n');
-  const { maxRssMiB } = JSON.parse(lines.pop()!) as { maxRssMiB: number };
+  const { maxRssMiB, cpuSeconds } = JSON.parse(lines.pop()!) as { maxRssMiB: number; cpuSeconds: number };
   const summary = lines.at(-1)!.replace(/, [\d.]+ s$/, '');
   const output = createHash('sha256').update(stdout).update(lines.slice(0, -1).join('\n')).digest('hex').slice(0, 12);
-  return { wall, maxRssMiB, summary, output };
+  return { wall, cpuSeconds, maxRssMiB, summary, output };
 }
 
 export async function benchOutline(): Promise<string> {
   if (!existsSync(MIRROR)) return `${HEADING}\n\nSkipped: no mirror of outline/outline at ${MIRROR} (MIGRATE_V2_OUTLINE_MIRROR names another).\n`;
   const all = await builds();
   const root = extractOutline();
+  const load = loadavg()[0]!;
   let runs: Map<Build, OutlineRun[]>;
   let files: number;
   try {
@@ -72,7 +75,7 @@ export async function benchOutline(): Promise<string> {
   const outputs = new Set([...runs.values()].flat().map((r) => r.output));
   const rows = all.map((build) => {
     const r = runs.get(build)!;
-    return `| ${build.label} | ${fmt(median(r.map((x) => x.wall)), 2)} s (${r.map((x) => fmt(x.wall, 2)).join(', ')}) | ${fmt(median(r.map((x) => x.maxRssMiB)), 0)} MiB | ${r[0]!.output} | ${r[0]!.summary} |`;
+    return `| ${build.label} | ${fmt(median(r.map((x) => x.wall)), 2)} s (${r.map((x) => fmt(x.wall, 2)).join(', ')}) | ${fmt(median(r.map((x) => x.cpuSeconds)), 2)} s | ${fmt(median(r.map((x) => x.maxRssMiB)), 0)} MiB | ${r[0]!.output} | ${r[0]!.summary} |`;
   });
   return [
     HEADING,
@@ -81,8 +84,10 @@ export async function benchOutline(): Promise<string> {
       `Each build's dry run (\`node --import bench/peak-rss-probe.js dist/src/cli.js DIR --tsconfig DIR/tsconfig.json\`), wall time from spawn to exit and peak RSS, median of ${RUNS} runs, the builds taking turns (\`node dist/bench/run.js outline\`; MIGRATE_V2_BENCH_BASE=/path/to/built/checkout adds a base build). ` +
       'The output hash covers the diffs and the review list; the summary line (without its time) stands beside it: its type-error counts are those of the files the self-check checks, the changed files and their importers in the program.',
     '',
-    '| build | wall (runs) | peak RSS | output hash | summary |',
-    '|---|---|---|---|---|',
+    `Load average of the machine (${cpus().length} cores) when the runs began: ${fmt(load, 1)} (${fmt(loadavg()[0], 1)} at the end).`,
+    '',
+    '| build | wall (runs) | CPU | peak RSS | output hash | summary |',
+    '|---|---|---|---|---|---|',
     ...rows,
     '',
     `Target: under ${TARGET_SECONDS} s with the same output: ${verdict(median(current.map((x) => x.wall)) < TARGET_SECONDS && outputs.size === 1)} (${outputs.size === 1 ? 'every run gave the same diffs and review list' : '**the diffs or review lists differ**'}).`,

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchCodemod } from './codemod.js';
 import { benchEmulator } from './emulator.js';
+import { benchOutline } from './outline.js';
 import { benchRuntime } from './runtime.js';
 import { benchVerify } from './verify.js';
 import { machine } from './support.js';
@@ -17,6 +18,7 @@ const suites: [string, () => Promise<string>][] = [
   ['emulator', benchEmulator],
   ['verify', benchVerify],
   ['runtime', benchRuntime],
+  ['outline', benchOutline],
 ];
 
 async function main(): Promise<void> {
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
     '# Benchmark results',
     '',
     `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}.`,
-    'Command: `npm run bench` (or `node dist/bench/run.js codemod|emulator|verify|runtime` after a build for one section; MIGRATE_V2_BENCH_BASE=DIR adds a built base checkout to the runtime section). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
+    'Command: `npm run bench` (or `node dist/bench/run.js codemod|emulator|verify|runtime|outline` after a build for one section; MIGRATE_V2_BENCH_BASE=DIR adds a built base checkout to the runtime section). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
     '',
   ];
   writeFileSync(RESULTS, `${header.join('\n')}\n${[...kept.values()].join('\n\n')}\n`);

@@ -21,7 +21,8 @@ import { BARE_OPTIONS, hostWithTexts, parseAlike, parseErrors, parsesAlike, read
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
-import { importComponents, importsOf, stemIndex } from './imports.js';
+import { importComponents, importsOf, stemIndex, type ImportReader } from './imports.js';
+import { TypedScope } from './typed-scope.js';
 
 export { importsOf, stemIndex } from './imports.js';
 
@@ -135,12 +136,8 @@ export interface CodemodOptions {
   narrow?: (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>) => ReadonlySet<string>;
 }
 
-/** A type with a member a migration renames: the files that import it may read resource fields. */
-const RENAMABLE_TYPE = /\b(?:interface|type)\s+\w+[\s\S]*?\b(?:id|createdAt|updatedAt|lastSeen|items)\??\s*:/;
 /** A test that stubs or mocks what a program sends: it may stand in for a marked file it imports. */
 const DOUBLES = /\b(?:nock|msw|MockAgent|mockResolvedValue|mockReturnValue|mockImplementation|stubGlobal|spyOn)\b/;
-/** A module that makes HTTP calls: it may hold a transport wrapper. */
-const TRANSPORT = /\b(?:fetch|request|axios|got|ky)\s*[.(<]/;
 
 /** Files of the selection that another file of it imports. */
 function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
@@ -152,23 +149,22 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
 
 /**
  * The files to analyse: those holding a v1 path and, with a tsconfig (types cross files), the files
- * that import them or import the types they import: those may read resource fields.
+ * typed-scope.ts adds: the modules their v1 code takes types or a transport from, and the files that
+ * import from either what may carry a v1 value or a resource type, not every importer of those
+ * modules. Without one, the tests that stub a marked file's calls.
  */
-function candidates(raws: ReadonlyMap<string, string>, typed: boolean, baseNames: readonly string[] = []): Set<string> {
+function candidates(raws: ReadonlyMap<string, string>, compilerOptions: ts.CompilerOptions | undefined, baseNames: readonly string[] = []): Set<string> {
   // A declared base URL variable holds a v1 prefix the text does not show.
   const names = baseNames.length ? new RegExp(`\\b(?:${baseNames.join('|')})\\b`) : undefined;
-  const marked = new Set([...raws].filter(([, raw]) => mayCallV1(raw) || names?.test(raw)).map(([path]) => path));
+  const holdsV1 = (text: string) => mayCallV1(text) || Boolean(names?.test(text));
+  const marked = new Set([...raws].filter(([, raw]) => holdsV1(raw)).map(([path]) => path));
   if (marked.size === 0) return marked;
+  // With types, a test joins as any file does: by calling what carries v1 (and it stubs those calls).
+  if (compilerOptions) return new TypedScope(raws, compilerOptions, holdsV1).roots(marked);
   const byStem = stemIndex(raws);
   // A test of a marked file stubs or mocks its v1 calls, whether or not it writes a v1 path itself.
   for (const [path, raw] of raws) if (!marked.has(path) && DOUBLES.test(raw) && importsOf(path, raw, byStem).some((d) => marked.has(d))) marked.add(path);
-  if (!typed) return marked;
-  const targets = new Set(marked);
-  // What a marked file imports may declare the record types it reads, or the transport its calls go through.
-  for (const path of marked) for (const dep of importsOf(path, raws.get(path)!, byStem)) if (RENAMABLE_TYPE.test(raws.get(dep)!) || TRANSPORT.test(raws.get(dep)!)) targets.add(dep);
-  const out = new Set(targets);
-  for (const [path, raw] of raws) if (!out.has(path) && importsOf(path, raw, byStem).some((d) => targets.has(d))) out.add(path);
-  return out;
+  return marked;
 }
 
 /**
@@ -218,15 +214,27 @@ function collectGarbage(): void {
 let gc: (() => void) | undefined;
 
 /** The selected files in batches: their import components (sorted by their first path, so neighbours share a batch), gathered up to BATCH_FILES. */
-function batches(raws: ReadonlyMap<string, string>, selected: ReadonlySet<string>): string[][] {
+function batches(raws: ReadonlyMap<string, string>, selected: ReadonlySet<string>, tsconfigOptions: ts.CompilerOptions | undefined): string[][] {
   if (selected.size <= Math.max(WHOLE_RUN_FILES, BATCH_FILES)) return [[...selected]];
-  const components = importComponents(raws, selected).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+  // With a tsconfig, files join the analysis through path aliases and barrels too: they are linked as the program resolves them.
+  const components = importComponents(raws, selected, tsconfigOptions && resolvedImports(raws, tsconfigOptions)).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
   const out: string[][] = [[]];
   for (const component of components) {
     if (out.at(-1)!.length > 0 && out.at(-1)!.length + component.length > BATCH_FILES) out.push([]);
     out.at(-1)!.push(...component);
   }
   return out;
+}
+
+/** The files of the run a file imports, as the tsconfig's module resolution finds them. */
+function resolvedImports(raws: ReadonlyMap<string, string>, options: ts.CompilerOptions): ImportReader {
+  const cache = ts.createModuleResolutionCache(process.cwd(), (name) => name, options);
+  return (path, raw) =>
+    ts
+      .preProcessFile(raw, true, true)
+      .importedFiles.flatMap((f) => ts.resolveModuleName(f.fileName, path, options, ts.sys, cache).resolvedModule?.resolvedFileName ?? [])
+      .map((f) => resolve(f))
+      .filter((f) => raws.has(f));
 }
 
 /** What every batch of a run shares. */
@@ -333,17 +341,18 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   const fillUnchanged = (): void => {
     for (const [path, raw] of raws) if (!outcomes.has(path)) outcomes.set(path, unchanged(path, raw));
   };
-  const everyCandidate = candidates(raws, Boolean(options.tsconfig), (options.config?.baseUrls ?? []).map((b) => b.name));
+  const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
+  const compilerOptions = config.options;
+  const everyCandidate = candidates(raws, options.tsconfig ? compilerOptions : undefined, (options.config?.baseUrls ?? []).map((b) => b.name));
   const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
   let typeCheck: TypeCheckSummary | undefined;
   if (selected.size > 0) {
-    const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
     const run: BatchRun = {
       raws,
       outcomes,
       transforms,
       options,
-      compilerOptions: config.options,
+      compilerOptions,
       declarations: config.declarations,
       // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
       imported: options.tsconfig ? new Set<string>() : importedFiles(raws),
@@ -358,7 +367,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       done: files.length - selected.size,
       total: files.length,
     };
-    for (const [i, batch] of batches(raws, selected).entries()) {
+    for (const [i, batch] of batches(raws, selected, options.tsconfig ? compilerOptions : undefined).entries()) {
       if (i > 0) collectGarbage();
       const checked = migrateBatch(run, batch);
       if (checked) typeCheck = { files: (typeCheck?.files ?? 0) + checked.files, before: (typeCheck?.before ?? 0) + checked.before, after: (typeCheck?.after ?? 0) + checked.after };

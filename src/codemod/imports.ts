@@ -26,8 +26,11 @@ export function importsOf(path: string, raw: string, byStem: ReadonlyMap<string,
   return out;
 }
 
-/** Groups of candidate files connected by relative imports among them, each sorted, in no particular order. */
-export function importComponents(raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>): string[][] {
+/** What a file imports of the selection: by default its relative imports. */
+export type ImportReader = (path: string, raw: string) => string[];
+
+/** Groups of candidate files connected by imports among them (relative ones, unless `importsOfFile` says otherwise), each sorted, in no particular order. */
+export function importComponents(raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>, importsOfFile?: ImportReader): string[][] {
   const parent = new Map([...candidates].map((p) => [p, p]));
   const root = (p: string): string => {
     let r = p;
@@ -37,7 +40,8 @@ export function importComponents(raws: ReadonlyMap<string, string>, candidates: 
   };
   const byStem = stemIndex(raws);
   for (const path of candidates) {
-    for (const dep of importsOf(path, raws.get(path)!, byStem)) if (candidates.has(dep)) parent.set(root(dep), root(path));
+    const deps = importsOfFile ? importsOfFile(path, raws.get(path)!) : importsOf(path, raws.get(path)!, byStem);
+    for (const dep of deps) if (candidates.has(dep)) parent.set(root(dep), root(path));
   }
   const groups = new Map<string, string[]>();
   for (const path of candidates) {

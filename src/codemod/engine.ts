@@ -46,6 +46,8 @@ export interface CodemodRun {
   ms: number;
   /** With a tsconfig: type errors in the changed files and their importers, before and after. */
   typeCheck?: TypeCheckSummary;
+  /** The files of the run the analysis read: its program's and the recordings it loaded (--jobs checks its parts read apart). */
+  analysed?: string[];
 }
 
 export { syntaxErrors } from './program.js';
@@ -130,6 +132,8 @@ export interface CodemodOptions {
   progress?: Progress;
   /** With --shard: of the prefilter's candidates (chosen over every file read), those this run analyses. */
   narrow?: (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>) => ReadonlySet<string>;
+  /** The files' texts by resolved path, read already (a --jobs run reads each file once, in the main thread). */
+  texts?: ReadonlyMap<string, string>;
 }
 
 /** A type with a member a migration renames: the files that import it may read resource fields. */
@@ -166,6 +170,11 @@ function candidates(raws: ReadonlyMap<string, string>, typed: boolean, baseNames
   const out = new Set(targets);
   for (const [path, raw] of raws) if (!out.has(path) && importsOf(path, raw, byStem).some((d) => targets.has(d))) out.add(path);
   return out;
+}
+
+/** The prefilter's candidates among the files read (`raws`), as a run with these options chooses them. */
+export function candidateFiles(raws: ReadonlyMap<string, string>, options: CodemodOptions): Set<string> {
+  return candidates(raws, Boolean(options.tsconfig), (options.config?.baseUrls ?? []).map((b) => b.name));
 }
 
 /**
@@ -206,7 +215,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   for (const [i, path] of files.entries()) {
     if (i % 500 === 0) options.progress?.(i, files.length);
     try {
-      raws.set(resolve(path), readFileSync(path, 'utf8'));
+      raws.set(resolve(path), options.texts?.get(resolve(path)) ?? readFileSync(path, 'utf8'));
     } catch (error) {
       outcomes.set(resolve(path), { path, relative: relativeOf(path), before: '', after: '', changed: false, review: [], error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
     }
@@ -218,9 +227,10 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       if (!outcomes.has(path)) outcomes.set(path, { path: original, relative: relativeOf(original), before: raw, after: raw, changed: false, review: raw.includes(TODO_MARK) ? pendingReview(raw) : [] });
     }
   };
-  const everyCandidate = candidates(raws, Boolean(options.tsconfig), (options.config?.baseUrls ?? []).map((b) => b.name));
+  const everyCandidate = candidateFiles(raws, options);
   const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
   let typeCheck: TypeCheckSummary | undefined;
+  let analysed: string[] | undefined;
   if (selected.size > 0) {
     const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
     const compilerOptions = config.options;
@@ -266,6 +276,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       if (result.after === data.raw && !result.error) continue;
       outcomes.set(data.path, { path: data.path, relative: relativeOf(data.path), before: data.raw, changed: result.after !== data.raw && !result.error, ...result });
     }
+    analysed = [...program.getSourceFiles().map((sf) => resolve(sf.fileName)).filter((p) => raws.has(p)), ...analysis.doubles.data.keys()];
     fillUnchanged();
     if (options.tsconfig) {
       const afterTexts = (name: string) => {
@@ -279,5 +290,5 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
     }
   }
   fillUnchanged();
-  return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started, ...(typeCheck ? { typeCheck } : {}) };
+  return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started, ...(typeCheck ? { typeCheck } : {}), ...(analysed ? { analysed } : {}) };
 }

@@ -1,4 +1,5 @@
 /** Reading the flags the commands share: whole numbers in a range, http(s) URLs, the format of a report file and its bound. */
+import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ReportFile } from '../report/report-files.js';
@@ -60,6 +61,14 @@ export function shardOption(text: string | undefined): Shard | undefined {
   const count = Number(m?.[2]);
   if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must be I/N with 1 <= I <= N (such as 2/4), got "${text}"`);
   return { index, count };
+}
+
+/** More threads than this gain nothing on any machine the codemod runs on, and each costs memory. */
+const MAX_JOBS = 64;
+
+/** --jobs N: the threads a large codemod run may use; by default one per core. */
+export function jobsOption(text: string | undefined): number {
+  return text === undefined ? Math.min(availableParallelism(), MAX_JOBS) : wholeNumber('--jobs', text, 1, MAX_JOBS);
 }
 
 /** True for --format github: annotations on stdout, which --json would also write. */

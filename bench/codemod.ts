@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { alternately, builds, fmt, median, PEAK_RSS_PROBE, verdict, type Build } from './support.js';
@@ -101,10 +101,13 @@ interface DryRun {
   summary: { scanned: number; changed: number; review: number };
 }
 
+/** A build, and the --jobs its dry runs are given (none: the codemod's default, one thread per core). */
+type Runner = Build & { jobs?: string };
+
 /** One dry run of `dir` by a build's bench/codemod-child.js, in its own process, measured by the peak RSS probe. */
-async function dryRun(build: Build, dir: string): Promise<DryRun> {
+async function dryRun(build: Runner, dir: string): Promise<DryRun> {
   const started = performance.now();
-  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, build.codemodChild, dir], { maxBuffer: 1 << 20 });
+  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, build.codemodChild, dir, ...(build.jobs ? [build.jobs] : [])], { maxBuffer: 1 << 20 });
   const wall = (performance.now() - started) / 1000;
   const { summary } = JSON.parse(stdout.trim()) as { summary: DryRun['summary'] };
   const { maxRssMiB, cpuSeconds } = JSON.parse(stderr.trim().split('\n').pop()!) as { maxRssMiB: number; cpuSeconds: number };
@@ -120,7 +123,7 @@ interface Measured {
 }
 
 /** Dry runs of `dir` by every build, taking turns: medians of wall, CPU and peak RSS. */
-async function measureAll(all: Build[], dir: string): Promise<Map<Build, Measured>> {
+async function measureAll(all: Runner[], dir: string): Promise<Map<Build, Measured>> {
   const runs = await alternately(all, RUNS, (build) => dryRun(build, dir));
   return new Map(
     all.map((build) => {
@@ -166,16 +169,23 @@ export async function benchCodemod(): Promise<string> {
   const root = generateMonorepo();
   let typed: Map<Build, Measured>;
   let syntax: Map<Build, Measured>;
+  // This build on one thread and on its default, one per core, taking turns (a base build may not know --jobs).
+  const threads: Runner[] = [
+    { ...current, label: `${current.label}, --jobs 1`, jobs: '1' },
+    { ...current, label: `${current.label}, --jobs ${availableParallelism()} (the default)` },
+  ];
+  let jobs: Map<Build, Measured>;
   try {
     typed = await measureAll(all, root);
+    jobs = await measureAll(threads, root);
     renameSync(join(root, 'tsconfig.json'), join(root, 'tsconfig.off.json'));
     syntax = await measureAll(all, root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
   const large = await measureLargeFiles(all);
-  const rows = (label: string, measured: Map<Build, Measured>) =>
-    all.map((build) => `| ${label} | ${build.label} | ${cell(measured.get(build)!, base && measured.get(base))} | ${measured.get(build)!.summary.changed} / ${measured.get(build)!.summary.review} |`);
+  const rows = (label: string, measured: Map<Build, Measured>, runners: Build[] = all, first = base) =>
+    runners.map((build) => `| ${label} | ${build.label} | ${cell(measured.get(build)!, first && measured.get(first))} | ${measured.get(build)!.summary.changed} / ${measured.get(build)!.summary.review} |`);
   const large250 = large.get(250)!.get(current)!;
   const large2500 = large.get(2500)!.get(current)!;
   // A comparison with a base build is a section of its own: it stays beside this build's figures alone.
@@ -185,11 +195,13 @@ export async function benchCodemod(): Promise<string> {
     `Dry run over a generated monorepo of ${FILES} TypeScript files (about 150 lines each; every tenth calls v1, the rest use .id, .items and createdAt on their own objects), and of one large generated client file (no tsconfig), ` +
       `each in its own process (\`node --import bench/peak-rss-probe.js dist/bench/codemod-child.js DIR\`): wall time from spawn to exit, CPU time (user and system, every thread) and peak RSS of the process, median of ${RUNS} runs` +
       (base ? `, the builds taking turns (\`MIGRATE_V2_BENCH_BASE=/path/to/built/checkout node dist/bench/run.js codemod\`).` : ' (`node dist/bench/run.js codemod`; MIGRATE_V2_BENCH_BASE=/path/to/built/checkout adds a base build, the two taking turns).') +
-      ' The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check); without one, each file is read alone with the standard lib and nothing is type-checked.',
+      ' The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check); without one, each file is read alone with the standard lib and nothing is type-checked.' +
+      ' The threads rows: the typed run with `--jobs 1` and with the default (one thread per core), taking turns; the change is against `--jobs 1`.',
     '',
     '| run | build | wall (runs), CPU, peak RSS | to change / review items |',
     '|---|---|---|---|',
     ...rows('5,000 files, with tsconfig (types)', typed),
+    ...rows('5,000 files, with tsconfig, threads', jobs, threads, threads[0]),
     ...rows('5,000 files, without tsconfig (syntax)', syntax),
     ...rows('one 250 KB file', large.get(250)!),
     ...rows('one 2.5 MB file', large.get(2500)!),

@@ -22,14 +22,12 @@ import { assignShards, importComponents } from './shards.js';
 import type { Transform } from './transform.js';
 
 /**
- * Fewer candidate files than this run on one thread. A worker costs about 0.6 s of CPU before it
- * does any work (loading the compiler, receiving the texts), and on two cores a run of 100
- * candidates is about as fast either way (measured: bench/RESULTS.md, codemod section).
+ * Fewer candidate files than this run on one thread. Measured on two cores over the bench's typed
+ * monorepo: a part costs about 3 s of CPU before its first file (the compiler loaded, the lib files
+ * parsed and bound, every text read), and a candidate about 40 ms; a second part pays for itself
+ * from about 150 candidates (with 139 the run on two threads was slower).
  */
-export const MIN_CANDIDATES_FOR_JOBS = 100;
-
-/** Heap limits of a worker thread (measured: bench/RESULTS.md). */
-const WORKER_LIMITS = process.env['MV2_YOUNG'] ? { maxYoungGenerationSizeMb: Number(process.env['MV2_YOUNG']) } : {};
+export const MIN_CANDIDATES_FOR_JOBS = 200;
 
 /** What a worker is sent: every file of the run and its text, and the candidates its part analyses. */
 export interface PartJob {
@@ -101,7 +99,9 @@ export function codemodPart(job: PartJob, progress: (done: number, total: number
 /** One part of a run in a worker thread of its own. */
 function workerPart(entry: URL, job: PartJob, progress: (done: number, total: number) => void, started: (worker: Worker) => void): Promise<PartDone> {
   return new Promise((resolvePart, reject) => {
-    const worker = new Worker(entry, { workerData: job, resourceLimits: WORKER_LIMITS });
+    // V8's default heap limits: on the 5,000-file bench a young generation of 16 or 96 MB (48 by
+    // default) changed neither the peak RSS nor the CPU time, and an old generation of 350 MB ran out.
+    const worker = new Worker(entry, { workerData: job });
     started(worker);
     let settled = false;
     worker.on('message', (message: PartMessage) => {

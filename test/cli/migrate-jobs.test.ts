@@ -15,8 +15,8 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const RECORDER = fileURLToPath(new URL('../helpers/worker-threads/record.mjs', import.meta.url));
 
-/** Enough files for about 110 candidates in three packages that share nothing: enough for threads. */
-const FILES = 250;
+/** Enough files for about 210 candidates in three packages that share nothing: enough for threads. */
+const FILES = 460;
 
 /** A run of the CLI in `cwd`, with the ids of the worker threads it started. */
 async function migrate(cwd: string, args: string[]): Promise<CliResult & { workers: number; report: CodemodReport }> {
@@ -93,7 +93,7 @@ function aliasTree(): string {
   write('types/resources.ts', 'export interface Repo {\n  id: string;\n  name: string;\n}\n');
   write('a/list.ts', "import type { Repo } from '@app/types';\n\nexport async function repos(): Promise<Repo[]> {\n  const res = await fetch('https://platform.example.com/registry/v1/repos');\n  const body = (await res.json()) as { items: Repo[] };\n  return body.items;\n}\n");
   write('b/create.ts', "import type { Repo } from '@app/types';\n\nexport async function create(group: string, name: string): Promise<Repo> {\n  const res = await fetch(`https://platform.example.com/registry/v1/repos/${group}`, { method: 'POST', body: JSON.stringify({ name }) });\n  return (await res.json()) as Repo;\n}\n");
-  for (let i = 0; i < 110; i++) write(`roles/role-${i}.ts`, `export const role${i} = () => fetch('https://platform.example.com/iam/v1/roles/${i}');\n`);
+  for (let i = 0; i < 210; i++) write(`roles/role-${i}.ts`, `export const role${i} = () => fetch('https://platform.example.com/iam/v1/roles/${i}');\n`);
   return root;
 }
 

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -104,10 +104,13 @@ interface DryRun {
   summary: { scanned: number; changed: number; review: number };
 }
 
+/** A build, and the --jobs its dry runs are given (none: the codemod's default). */
+type Runner = Build & { jobs?: string };
+
 /** One dry run of `dir` by a build's bench/codemod-child.js, in its own process, measured by the peak RSS probe. */
-async function dryRun(build: Build, dir: string): Promise<DryRun> {
+async function dryRun(build: Runner, dir: string): Promise<DryRun> {
   const started = performance.now();
-  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, build.codemodChild, dir], { maxBuffer: 1 << 20 });
+  const { stdout, stderr } = await run(process.execPath, ['--import', PEAK_RSS_PROBE, build.codemodChild, dir, ...(build.jobs ? [build.jobs] : [])], { maxBuffer: 1 << 20 });
   const wall = (performance.now() - started) / 1000;
   const { summary } = JSON.parse(stdout.trim()) as { summary: DryRun['summary'] };
   const { maxRssMiB, cpuSeconds } = JSON.parse(stderr.trim().split('\n').pop()!) as { maxRssMiB: number; cpuSeconds: number };
@@ -123,7 +126,7 @@ interface Measured {
 }
 
 /** Dry runs of `dir` by every build, taking turns: medians of wall, CPU and peak RSS. */
-async function measureAll(all: Build[], dir: string, times = RUNS): Promise<Map<Build, Measured>> {
+async function measureAll(all: Runner[], dir: string, times = RUNS): Promise<Map<Build, Measured>> {
   const runs = await alternately(all, times, (build) => dryRun(build, dir));
   return new Map(
     all.map((build) => {
@@ -171,8 +174,15 @@ export async function benchCodemod(): Promise<string> {
   const root = generateMonorepo();
   let typed: Map<Build, Measured>;
   let syntax: Map<Build, Measured>;
+  // This build on one thread and on one per core, taking turns (a base build may not know --jobs).
+  const threads: Runner[] = [
+    { ...current, label: `${current.label}, --jobs 1`, jobs: '1' },
+    { ...current, label: `${current.label}, --jobs ${availableParallelism()}`, jobs: String(availableParallelism()) },
+  ];
+  let jobs: Map<Build, Measured>;
   try {
     typed = await measureAll([...all, floor], root);
+    jobs = await measureAll(threads, root);
     renameSync(join(root, 'tsconfig.json'), join(root, 'tsconfig.off.json'));
     syntax = await measureAll(all, root);
   } finally {
@@ -187,8 +197,8 @@ export async function benchCodemod(): Promise<string> {
   } finally {
     rmSync(largest, { recursive: true, force: true });
   }
-  const rows = (label: string, measured: Map<Build, Measured>) =>
-    all.map((build) => `| ${label} | ${build.label} | ${cell(measured.get(build)!, base && measured.get(base))} | ${measured.get(build)!.summary.changed} / ${measured.get(build)!.summary.review} |`);
+  const rows = (label: string, measured: Map<Build, Measured>, runners: Build[] = all, first = base) =>
+    runners.map((build) => `| ${label} | ${build.label} | ${cell(measured.get(build)!, first && measured.get(first))} | ${measured.get(build)!.summary.changed} / ${measured.get(build)!.summary.review} |`);
   const large250 = large.get(250)!.get(current)!;
   const large2500 = large.get(2500)!.get(current)!;
   // A comparison with a base build is a section of its own: it stays beside this build's figures alone.
@@ -199,12 +209,14 @@ export async function benchCodemod(): Promise<string> {
       `each in its own process (\`node --import bench/peak-rss-probe.js dist/bench/codemod-child.js DIR\`): wall time from spawn to exit, CPU time (user and system, every thread) and peak RSS of the process, median of ${RUNS} runs` +
       (base ? `, the builds taking turns (\`MIGRATE_V2_BENCH_BASE=/path/to/built/checkout node dist/bench/run.js codemod\`).` : ' (`node dist/bench/run.js codemod`; MIGRATE_V2_BENCH_BASE=/path/to/built/checkout adds a base build, the two taking turns).') +
       ' The floor reads and parses every file of the monorepo with the TypeScript parser and does nothing else (`dist/bench/parse-child.js DIR`), taking turns with the dry runs.' +
-      ' The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check); without one, each file is read alone with the standard lib and nothing is type-checked.',
+      ' The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check); without one, each file is read alone with the standard lib and nothing is type-checked.' +
+      ' The threads rows: the typed run with `--jobs 1` and with one thread per core, taking turns; the change is against `--jobs 1`. The other rows run with the default (one thread on two cores).',
     '',
     '| run | build | wall (runs), CPU, peak RSS | to change / review items |',
     '|---|---|---|---|',
     ...rows('5,000 files, with tsconfig (types)', typed),
     `| 5,000 files | ${floor.label} | ${cell(typed.get(floor)!, undefined)} | - |`,
+    ...rows('5,000 files, with tsconfig, threads', jobs, threads, threads[0]),
     ...rows('5,000 files, without tsconfig (syntax)', syntax),
     ...rows('20,000 files, with tsconfig (types), one run', typedLargest),
     ...rows('one 250 KB file', large.get(250)!),

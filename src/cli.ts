@@ -92,6 +92,7 @@ function migrateCommandLine(): Command {
     .option('--quiet', 'no diff and no review list: the summary only')
     .option('--json', 'print the summary and review items as JSON')
     .option('--shard <i/n>', 'run part i of n for a CI matrix: files that import each other stay in one part')
+    .option('--jobs <n>', 'threads for a large run (default: one per core on 3 cores or more, else 1); the output is the same')
     .action(async (paths: string[], options: MigrateCommandOptions & { listTransforms?: boolean }) => {
       const { listTransforms, migrateCommand } = await import('./commands/migrate.js');
       if (options.listTransforms) {
@@ -100,7 +101,7 @@ function migrateCommandLine(): Command {
       }
       const colour = process.stdout.isTTY === true && !process.env['NO_COLOR'];
       const live = process.stderr.isTTY === true && !options.quiet && !options.json;
-      const outcome = migrateCommand(paths, options, {
+      const outcome = await migrateCommand(paths, options, {
         version: pkg.version,
         cwd: process.cwd(),
         env: process.env,

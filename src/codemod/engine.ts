@@ -21,7 +21,7 @@ import { BARE_OPTIONS, hostWithTexts, parseAlike, parseErrors, parsesAlike, read
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
-import { importComponents, importsOf, stemIndex, type ImportReader } from './imports.js';
+import { analysedTogether, importsOf, stemIndex, type ImportReader } from './imports.js';
 import { TypedScope } from './typed-scope.js';
 
 export { importsOf, stemIndex } from './imports.js';
@@ -50,6 +50,8 @@ export interface CodemodRun {
   ms: number;
   /** With a tsconfig: type errors in the changed files and their importers, before and after. */
   typeCheck?: TypeCheckSummary;
+  /** The files of the run the analysis read: its program's and the recordings it loaded (--jobs checks its parts read apart). */
+  analysed?: string[];
 }
 
 export { syntaxErrors } from './program.js';
@@ -134,6 +136,8 @@ export interface CodemodOptions {
   progress?: Progress;
   /** With --shard: of the prefilter's candidates (chosen over every file read), those this run analyses. */
   narrow?: (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>) => ReadonlySet<string>;
+  /** The files' texts by resolved path, read already (a --jobs run reads each file once, in the main thread). */
+  texts?: ReadonlyMap<string, string>;
 }
 
 /** A test that stubs or mocks what a program sends: it may stand in for a marked file it imports. */
@@ -167,6 +171,11 @@ function candidates(raws: ReadonlyMap<string, string>, compilerOptions: ts.Compi
   return marked;
 }
 
+/** The prefilter's candidates among the files read (`raws`), as a run with these options chooses them. */
+export function candidateFiles(raws: ReadonlyMap<string, string>, options: CodemodOptions, tsconfig = options.tsconfig ? readTsconfig(options.tsconfig) : undefined): Set<string> {
+  return candidates(raws, tsconfig?.options, (options.config?.baseUrls ?? []).map((b) => b.name));
+}
+
 /**
  * JSON files join a run through the code that loads them: read on demand, and every other file of
  * the run that names one is taken for a loader of it (it may use the data as something else).
@@ -192,10 +201,10 @@ function dataAccess(raws: ReadonlyMap<string, string>, analysed: ReadonlySet<str
  * never splitting files that import each other: each batch's program, analysis and self-check are
  * released before the next, so the run's memory follows the batch and not the tree. Each batch
  * after the first costs a new checker warming up on the lib (+15% CPU for the 5,000-file bench's
- * 500 files in two batches): smaller runs stay whole. A batch of 250 of the bench's files peaks
- * near 650 MB.
+ * 500 files in two batches): smaller runs stay whole. The 20,000-file bench (2,000 files analysed)
+ * peaked at 1.25 GB in batches of 250 and 0.80 GB in batches of 125, in the same time.
  */
-const BATCH_FILES = Number(process.env.MIGRATE_V2_BATCH_FILES) || 250;
+const BATCH_FILES = Number(process.env.MIGRATE_V2_BATCH_FILES) || 125;
 const WHOLE_RUN_FILES = Number(process.env.MIGRATE_V2_WHOLE_RUN_FILES) || 600;
 
 /**
@@ -213,11 +222,11 @@ function collectGarbage(): void {
 }
 let gc: (() => void) | undefined;
 
-/** The selected files in batches: their import components (sorted by their first path, so neighbours share a batch), gathered up to BATCH_FILES. */
+/** The selected files in batches: the groups analysed together (sorted by their first path, so neighbours share a batch), gathered up to BATCH_FILES. */
 function batches(raws: ReadonlyMap<string, string>, selected: ReadonlySet<string>, tsconfigOptions: ts.CompilerOptions | undefined): string[][] {
   if (selected.size <= Math.max(WHOLE_RUN_FILES, BATCH_FILES)) return [[...selected]];
   // With a tsconfig, files join the analysis through path aliases and barrels too: they are linked as the program resolves them.
-  const components = importComponents(raws, selected, tsconfigOptions && resolvedImports(raws, tsconfigOptions)).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+  const components = analysedTogether(raws, selected, tsconfigOptions && resolvedImports(raws, tsconfigOptions)).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
   const out: string[][] = [[]];
   for (const component of components) {
     if (out.at(-1)!.length > 0 && out.at(-1)!.length + component.length > BATCH_FILES) out.push([]);
@@ -250,6 +259,8 @@ interface BatchRun {
   /** The lib and .d.ts trees, parsed and bound once for every batch's program. */
   trees: DeclarationTrees;
   outcomeOf: (path: string, result: Omit<FileResult, 'tree'>, before: string) => FileOutcome;
+  /** The run's files some batch's program read (a --jobs run checks that no other part changes them). */
+  analysed: Set<string>;
   /** A file's outcome so far, made unchanged if it has none: where the self-check puts an error the migration brought into a file it did not change. */
   outcomeFor: (path: string) => FileOutcome | undefined;
   done: number;
@@ -298,6 +309,8 @@ function migrateBatch(run: BatchRun, batch: readonly string[]): TypeCheckSummary
     if (result.after !== data.raw || result.error) outcomes.set(data.path, run.outcomeOf(data.path, result, data.raw));
   }
   for (const [path, outcome] of outcomes) run.outcomes.set(path, outcome);
+  for (const sf of program.getSourceFiles()) if (raws.has(resolve(sf.fileName))) run.analysed.add(resolve(sf.fileName));
+  for (const path of analysis.doubles.data.keys()) run.analysed.add(path);
   if (!options.tsconfig) return undefined;
   const afterTexts = (name: string) => {
     const o = run.outcomes.get(name);
@@ -327,7 +340,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   for (const [i, path] of files.entries()) {
     if (i % 500 === 0) options.progress?.(i, files.length);
     try {
-      raws.set(resolve(path), readFileSync(path, 'utf8'));
+      raws.set(resolve(path), options.texts?.get(resolve(path)) ?? readFileSync(path, 'utf8'));
     } catch (error) {
       outcomes.set(resolve(path), { path, relative: relativeOf(path), before: '', after: '', changed: false, review: [], error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
     }
@@ -343,9 +356,10 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   };
   const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
   const compilerOptions = config.options;
-  const everyCandidate = candidates(raws, options.tsconfig ? compilerOptions : undefined, (options.config?.baseUrls ?? []).map((b) => b.name));
+  const everyCandidate = candidateFiles(raws, options, options.tsconfig ? config : undefined);
   const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
   let typeCheck: TypeCheckSummary | undefined;
+  let analysed: string[] | undefined;
   if (selected.size > 0) {
     const run: BatchRun = {
       raws,
@@ -359,6 +373,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       data: dataAccess(raws, selected),
       trees: new Map(),
       outcomeOf,
+      analysed: new Set(),
       outcomeFor: (path) => {
         const raw = raws.get(path);
         if (!outcomes.has(path) && raw !== undefined) outcomes.set(path, unchanged(path, raw));
@@ -372,7 +387,8 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       const checked = migrateBatch(run, batch);
       if (checked) typeCheck = { files: (typeCheck?.files ?? 0) + checked.files, before: (typeCheck?.before ?? 0) + checked.before, after: (typeCheck?.after ?? 0) + checked.after };
     }
+    analysed = [...run.analysed];
   }
   fillUnchanged();
-  return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started, ...(typeCheck ? { typeCheck } : {}) };
+  return { files: [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1)), ms: performance.now() - started, ...(typeCheck ? { typeCheck } : {}), ...(analysed ? { analysed } : {}) };
 }

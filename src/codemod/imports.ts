@@ -51,3 +51,19 @@ export function importComponents(raws: ReadonlyMap<string, string>, candidates: 
   }
   return [...groups.values()].map((g) => g.sort());
 }
+
+/** A file that names a JSON file: it may load a recording. */
+const JSON_FILE_NAME = /\.json['"`]/;
+
+/**
+ * The groups of candidates that are analysed together (in one batch, one part of a --jobs run):
+ * import components, and every candidate that names a JSON file in one group, since a recording is
+ * migrated by all the code that loads it and a loader analysed apart would be taken for code the
+ * run does not read.
+ */
+export function analysedTogether(raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>, importsOfFile?: ImportReader): string[][] {
+  const groups = importComponents(raws, candidates, importsOfFile);
+  const loadsData = (group: readonly string[]) => group.some((path) => JSON_FILE_NAME.test(raws.get(path)!));
+  const loaders = groups.filter(loadsData).flat().sort();
+  return [...groups.filter((g) => !loadsData(g)), ...(loaders.length > 0 ? [loaders] : [])];
+}

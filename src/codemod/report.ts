@@ -43,6 +43,11 @@ export function reviewLines(files: readonly Pick<FileOutcome, 'relative' | 'erro
   ]);
 }
 
+/** A file the report lists: it changes, failed, or has manual-review items; every other file is as it was read. */
+export function isReported(f: Pick<FileOutcome, 'changed' | 'error' | 'review'>): boolean {
+  return f.changed || Boolean(f.error) || f.review.length > 0;
+}
+
 export interface CodemodReport {
   tool: 'migrate-v2';
   version: string;
@@ -61,7 +66,7 @@ export function buildReport(run: CodemodRun, version: string, wrote: boolean, sh
     ...(shard ? { shard } : {}),
     summary: summarise(run),
     files: run.files
-      .filter((f) => f.changed || f.error || f.review.length > 0)
+      .filter(isReported)
       .map((f) => ({ path: f.relative, changed: f.changed, ...(f.error ? { error: f.error } : {}), review: f.review, ...(f.changed ? { diff: unifiedDiff(f) } : {}) })),
   };
 }

@@ -16,13 +16,23 @@ import type { Shard } from '../commands/options.js';
 import type { FileOutcome } from './engine.js';
 import { importComponents } from './imports.js';
 
-/** The shard (1 to `count`) of every file: `files` all the run's files, `candidates` the prefilter's among them. */
-export function assignShards(files: readonly string[], raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>, cwd: string, count: number): Map<string, number> {
+/**
+ * The shard (1 to `count`) of every file: `files` all the run's files, `candidates` the prefilter's
+ * among them, `groups` the groups of candidates that stay together (by default their import components).
+ */
+export function assignShards(
+  files: readonly string[],
+  raws: ReadonlyMap<string, string>,
+  candidates: ReadonlySet<string>,
+  cwd: string,
+  count: number,
+  groups: string[][] = importComponents(raws, candidates),
+): Map<string, number> {
   const rel = (path: string) => relative(cwd, path).split(sep).join('/');
   const owner = new Map<string, number>();
   const candidateLoad = new Array<number>(count).fill(0);
   const fileLoad = new Array<number>(count).fill(0);
-  const components = importComponents(raws, candidates)
+  const components = groups
     .map((paths) => ({ paths, first: paths.map(rel).sort()[0]! }))
     .sort((a, b) => b.paths.length - a.paths.length || (a.first < b.first ? -1 : 1));
   for (const { paths } of components) {

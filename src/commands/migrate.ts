@@ -7,9 +7,9 @@ import { dirname, resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
 import { findConfig, loadConfig } from '../codemod/config.js';
-import { runCodemod } from '../codemod/engine.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
 import { findFiles } from '../codemod/files.js';
+import { runCodemodJobs } from '../codemod/parallel.js';
 import { buildReport, githubAnnotations, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
 import { CodemodShard } from '../codemod/shards.js';
 import type { Transform } from '../codemod/transform.js';
@@ -18,7 +18,7 @@ import { writeAll } from '../codemod/write-all.js';
 import { writeAtomically } from '../atomic-write.js';
 import { appendStepSummary } from '../report/step-summary.js';
 import { jsonReport, writeReports } from '../report/report-files.js';
-import { githubFormat, reportFiles, reportMaxChars, shardOption } from './options.js';
+import { githubFormat, jobsOption, reportFiles, reportMaxChars, shardOption } from './options.js';
 import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
@@ -37,6 +37,7 @@ export interface MigrateCommandOptions {
   quiet?: boolean;
   json?: boolean;
   shard?: string;
+  jobs?: string;
 }
 
 export interface MigrateIo {
@@ -81,7 +82,7 @@ function findTsconfig(given: string | undefined, paths: readonly string[], cwd: 
   return ts.findConfigFile(from, ts.sys.fileExists);
 }
 
-export function migrateCommand(paths: readonly string[] | undefined, o: MigrateCommandOptions, io: MigrateIo): MigrateOutcome {
+export async function migrateCommand(paths: readonly string[] | undefined, o: MigrateCommandOptions, io: MigrateIo): Promise<MigrateOutcome> {
   const began = performance.now();
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
   const transforms = chooseTransforms(o.transforms);
@@ -89,6 +90,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   const reports = reportFiles(o.report, o.format);
   const maxChars = reportMaxChars(o.reportMaxChars);
   const shard = shardOption(o.shard);
+  const jobs = jobsOption(o.jobs);
   const files = findFiles(paths && paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
   const sharding = shard ? new CodemodShard(shard, files, io.cwd) : undefined;
   const started = performance.now();
@@ -96,7 +98,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
   // Only for runs that last, and at most ten times a second: a progress line for a short run is noise.
   const tsconfig = findTsconfig(o.tsconfig, paths ?? [], io.cwd);
   const configFile = findConfig(o.config, paths ?? [], io.cwd);
-  const run = runCodemod(files, transforms, io.cwd, {
+  const run = await runCodemodJobs(files, transforms, io.cwd, {
     ...(tsconfig ? { tsconfig } : {}),
     ...(configFile ? { config: loadConfig(configFile) } : {}),
     ...(sharding ? { narrow: sharding.narrow } : {}),
@@ -106,7 +108,7 @@ export function migrateCommand(paths: readonly string[] | undefined, o: MigrateC
       drawn = now;
       io.progress(`${done}/${total} files · ${((now - started) / 1000).toFixed(1)} s`);
     },
-  });
+  }, jobs);
   if (sharding) run.files = sharding.keepOwned(run.files);
   const changed = run.files.filter((f) => f.changed);
   if (o.write) {

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     '# Benchmark results',
     '',
     `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}.`,
-    'Command: `npm run bench` (or `node dist/bench/run.js codemod|emulator|verify|runtime|outline` after a build for one section; MIGRATE_V2_BENCH_BASE=DIR adds a built base checkout to the runtime section). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
+    'Command: `npm run bench` (or `node dist/bench/run.js codemod|emulator|verify|runtime|outline` after a build for one section; MIGRATE_V2_BENCH_BASE=DIR adds a built base checkout, taking turns with this build, to the codemod, runtime and outline sections). Figures vary by a few tens of percent from run to run; rerun to compare on your machine.',
     '',
   ];
   writeFileSync(RESULTS, `${header.join('\n')}\n${[...kept.values()].join('\n\n')}\n`);

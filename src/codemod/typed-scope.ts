@@ -12,11 +12,12 @@
  */
 import { basename, dirname, resolve } from 'node:path';
 import { ts } from 'ts-morph';
+import { migratingMemberNames } from '../contract/index.js';
 import { readModuleShape, type Imported, type ModuleShape } from './module-shape.js';
 import { scriptKind } from './program.js';
 
-/** A type with a member a migration renames: it may be the record type of v1 code that imports it. */
-const RENAMABLE_TYPE = /\b(?:interface|type)\s+\w+[\s\S]*?\b(?:id|createdAt|updatedAt|lastSeen|items)\??\s*:/;
+/** A type with a member a migration renames (as the contract stands for this run): it may be the record type of v1 code that imports it. */
+const renamableType = () => new RegExp(`\\b(?:interface|type)\\s+\\w+[\\s\\S]*?\\b(?:${[...migratingMemberNames()].join('|')})\\??\\s*:`);
 /** A module that makes HTTP calls: it may hold the transport the v1 code calls through. */
 const TRANSPORT = /\b(?:fetch|request|axios|got|ky)\s*[.(<]/;
 /** Every name of a module whose exports cannot be told by name (CommonJS). */
@@ -125,7 +126,8 @@ export class TypedScope {
   roots(marked: ReadonlySet<string>): Set<string> {
     for (const path of marked) this.settle(path);
     const out = new Set(marked);
-    for (const dep of this.dependencies) if (RENAMABLE_TYPE.test(this.raws.get(dep)!) || TRANSPORT.test(this.raws.get(dep)!)) out.add(dep);
+    const renamable = renamableType();
+    for (const dep of this.dependencies) if (renamable.test(this.raws.get(dep)!) || TRANSPORT.test(this.raws.get(dep)!)) out.add(dep);
     const exposing = this.exposingModules();
     const stems = new Set([...exposing.keys()].flatMap(stemsOf));
     for (const [path, raw] of this.raws) if (!out.has(path) && this.takesV1(path, raw, exposing, stems)) out.add(path);

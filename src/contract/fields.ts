@@ -53,6 +53,11 @@ export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<stri
   return renames;
 }
 
+/** Every name a client's v1 record types may hold that migrates: the renamed fields of every kind, and v1's list envelope keys. */
+export function migratingMemberNames(): ReadonlySet<string> {
+  return new Set([...RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]), ...V1_LIST_KEYS]);
+}
+
 /** The names of every field some kind's v1 serves and v2beta1 does not, as the contract stands for this run. */
 export function goneFieldNames(): ReadonlySet<string> {
   return new Set(RESOURCES.flatMap((r) => [...fieldsGoneInV2(r)]));

@@ -13,6 +13,7 @@ import type { ResourceTypes } from './resource-types.js';
 import { unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
+import { holdsDeclaredType, namesMaybeNarrowed } from './narrowing.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
@@ -218,6 +219,15 @@ export class DataFlow {
     return type;
   }
 
+  /** A variable's type where it is read: its declared type, asked once for all its reads, when nothing in the file can narrow it (narrowing.ts). */
+  private referenceType(n: ts.Identifier): ts.Type {
+    const declaration = this.declarationOf(n);
+    if (!declaration || !(ts.isParameter(declaration) || ts.isVariableDeclaration(declaration)) || !ts.isIdentifier(declaration.name) || declaration.name === n) return this.typeAt(n);
+    if (declaration.getSourceFile() !== this.sf || namesMaybeNarrowed(this.sf).has(n.text)) return this.typeAt(n);
+    const declared = this.typeAt(declaration.name);
+    return holdsDeclaredType(this.checker, declared) ? declared : this.typeAt(n);
+  }
+
   /** What the checker says of any node's type (a parameter, a binding pattern). */
   typedShape(node: ts.Node): Shape | undefined {
     const role = this.types.containers.size > 0 ? this.types.roleOf(this.typeAt(node)) : null;
@@ -229,7 +239,7 @@ export class DataFlow {
     if (this.types.containers.size === 0) return undefined;
     if (!ts.isIdentifier(n) && !ts.isPropertyAccessExpression(n) && !ts.isCallExpression(n) && !ts.isElementAccessExpression(n)) return undefined;
     // `unwrap` took the await away: a promise's value is what was awaited.
-    const type = this.typeAt(n);
+    const type = ts.isIdentifier(n) ? this.referenceType(n) : this.typeAt(n);
     const role = this.types.roleOf(ts.isCallExpression(n) ? (this.checker.getAwaitedType(type) ?? type) : type);
     return role ? { kind: role.shape, resource: role.resource } : undefined;
   }

@@ -41,20 +41,31 @@ function importersOf(program: ts.Program, changed: ReadonlySet<string>, host: ts
   return out;
 }
 
-/** `afterHost`: reads the migrated texts (and hands out the trees the run parsed already). */
-/**
- * `outcomes`: the files this program migrated; `outcomeOf` finds (or makes) the outcome of any file
- * of the run, for an error the migration brings into a file it did not change (an importer).
- */
-export function introducedErrors(program: ts.Program, outcomes: ReadonlyMap<string, FileOutcome>, afterHost: ts.CompilerHost, outcomeOf: (path: string) => FileOutcome | undefined): TypeCheckSummary {
+export interface SelfCheckInput {
+  rootNames: readonly string[];
+  options: ts.CompilerOptions;
+  /** Reads the migrated texts (and hands out the trees the run parsed already). */
+  afterHost: ts.CompilerHost;
+  /** Reads the texts as they were, for the errors of a file before the migration. */
+  beforeHost: ts.CompilerHost;
+  /** The files this batch migrated. */
+  outcomes: ReadonlyMap<string, FileOutcome>;
+  /** Finds (or makes) the outcome of any file of the run, for an error the migration brings into a file it did not change (an importer). */
+  outcomeOf: (path: string) => FileOutcome | undefined;
+}
+
+export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
+  const { outcomes, outcomeOf } = input;
   const changed = new Set([...outcomes].filter(([, o]) => o.changed).map(([p]) => p));
   if (changed.size === 0) return { files: 0, before: 0, after: 0 };
-  const checked = [...new Set([...changed, ...importersOf(program, changed, afterHost).map((f) => resolve(f))])];
-  const after = ts.createProgram({ rootNames: program.getRootFileNames(), options: program.getCompilerOptions(), host: afterHost, oldProgram: program });
+  const after = ts.createProgram({ rootNames: input.rootNames, options: input.options, host: input.afterHost });
+  const checked = [...new Set([...changed, ...importersOf(after, changed, input.afterHost).map((f) => resolve(f))])];
   const afterErrors = errorsOf(after, checked);
   // A file with no error after the migration cannot hold one it brought: only the others are
-  // checked before it too, which halves the cost on a project that type-checks.
-  const before = errorsOf(program, [...new Set(afterErrors.map((d) => resolve(d.file!.fileName)))]);
+  // checked before it too, which halves the cost on a project that type-checks. The program before
+  // is built only then, from the trees the migration's program had.
+  const erring = [...new Set(afterErrors.map((d) => resolve(d.file!.fileName)))];
+  const before = erring.length === 0 ? [] : errorsOf(ts.createProgram({ rootNames: input.rootNames, options: input.options, host: input.beforeHost, oldProgram: after }), erring);
   const seen = new Map<string, number>();
   for (const d of before) seen.set(keyOf(d), (seen.get(keyOf(d)) ?? 0) + 1);
   for (const d of afterErrors) {

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
-import { forEachNode } from './helpers.js';
+import { nodesOf } from './helpers.js';
 
 function answersEmpty(call: V1Call): boolean {
   return call.operation === 'delete' && call.resource.v1.deleteResponse?.body === 'empty-object' && call.resource.v2.deleteResponse?.body === 'empty';
@@ -21,11 +21,11 @@ function parsesOfDeletes(ctx: TransformContext): Set<ts.CallExpression> {
     const parse = call.via?.parse;
     if (parse && parse.getSourceFile() === ctx.sf && answersEmpty(call) && ctx.analysis.plan.migrates(call)) parses.add(parse);
   }
-  forEachNode(ctx.sf, (node) => {
-    if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'json' || node.arguments.length > 0) return;
+  for (const node of nodesOf(ctx.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+    if (!ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'json' || node.arguments.length > 0) continue;
     const shape = ctx.shapeOf(node.expression.expression);
     if (shape && (shape.kind === 'response' || shape.kind === 'stream') && !shape.call.via && (shape.call.client === 'fetch' || shape.call.client === 'undici') && answersEmpty(shape.call)) parses.add(node);
-  });
+  }
   return parses;
 }
 

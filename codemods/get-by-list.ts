@@ -11,7 +11,7 @@ import type { ReaderGet } from '../src/codemod/reader-gets.js';
 import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
-import { appendQuery, encodedValue, enclosingScope, forEachNode, removeProperty, unwrapEncoding } from './helpers.js';
+import { appendQuery, encodedValue, enclosingScope, forEachNode, nodesOf, removeProperty, unwrapEncoding } from './helpers.js';
 import { emptinessCheck, firstElementBinding, missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
 import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
 
@@ -144,12 +144,12 @@ export const getByList: Transform = {
       ctx.edit(element.end, literal.end, '');
     }
     const envelopeReads: [ts.PropertyAccessExpression, V1Call][] = [];
-    forEachNode(ctx.sf, (node) => {
-      if (!ts.isPropertyAccessExpression(node) || ctx.isClaimed(node.name)) return;
+    for (const node of nodesOf(ctx.sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
+      if (ctx.isClaimed(node.name)) continue;
       const shape = ctx.shapeOf(node.expression);
       const call = shape?.kind === 'envelope' ? shape.call : undefined;
       if (call && reads.has(call) && node.name.text === call.resource.v1.endpoints.list!.envelopeKey) envelopeReads.push([node, call]);
-    });
+    }
     // The not-found tests first: a first record read after one needs no test of its own.
     for (const [node, call] of envelopeReads) {
       const read = reads.get(call)!;

@@ -5,6 +5,7 @@ import { unwrap } from '../src/codemod/static-text.js';
 import { propertyKey } from '../src/codemod/syntax.js';
 
 export { enclosingScope, forEachNode, jsonPayload, propertyKey } from '../src/codemod/syntax.js';
+export { nodesOf } from '../src/codemod/file-nodes.js';
 
 /** Renames an object literal's key, keeping its value: `{ id }` -> `{ uid: id }`. */
 export function renameObjectKey(ctx: TransformContext, p: ts.ObjectLiteralElementLike, to: string): void {

@@ -10,7 +10,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { isPathLiteral, type PathLiteral } from '../src/codemod/static-text.js';
 import type { PathCopy } from '../src/codemod/call-plan.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
-import { forEachNode } from './helpers.js';
+import { forEachNode, nodesOf } from './helpers.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
   const d = copy.declaration;
@@ -38,8 +38,7 @@ function strayLiterals(ctx: TransformContext): PathLiteral[] {
 /** `.../iam/${version}/groups` where `version` is a parameter or variable that defaults to 'v1'. */
 function versionChosenAtRunTime(ctx: TransformContext): PathLiteral[] {
   const out: PathLiteral[] = [];
-  forEachNode(ctx.sf, (node) => {
-    if (!ts.isTemplateExpression(node)) return;
+  for (const node of nodesOf(ctx.sf).of<ts.TemplateExpression>(ts.SyntaxKind.TemplateExpression)) {
     const pieces = [node.head, ...node.templateSpans.map((s) => s.literal)];
     node.templateSpans.forEach((span, i) => {
       if (!endsWithDomain(pieces[i]!.text) || !ts.isIdentifier(span.expression)) return;
@@ -47,7 +46,7 @@ function versionChosenAtRunTime(ctx: TransformContext): PathLiteral[] {
       const init = d && (ts.isParameter(d) || ts.isVariableDeclaration(d)) ? d.initializer : undefined;
       if (init && ts.isStringLiteralLike(init) && init.text === V1_SEGMENT) out.push(pieces[i]!);
     });
-  });
+  }
   return out;
 }
 

@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import type { Transform } from '../src/codemod/transform.js';
 import { memberType } from '../src/codemod/resource-types.js';
 import { RESOURCES } from '../src/contract/index.js';
-import { forEachNode, jsonPayload, propertyKey, renameObjectKey } from './helpers.js';
+import { jsonPayload, nodesOf, propertyKey, renameObjectKey } from './helpers.js';
 
 export const roleBindings: Transform = {
   name: 'role-bindings',
@@ -38,13 +38,13 @@ export const roleBindings: Transform = {
       }
     }
     const uidReferences = new Set(RESOURCES.flatMap((r) => r.fields.flatMap((f) => (f.reference?.v1Form === 'uid' && f.v1 ? [f.v1] : []))));
-    forEachNode(ctx.sf, (node) => {
-      if (!ts.isPropertyAccessExpression(node) || !uidReferences.has(node.name.text) || ctx.isClaimed(node.name)) return;
+    for (const node of nodesOf(ctx.sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
+      if (!uidReferences.has(node.name.text) || ctx.isClaimed(node.name)) continue;
       const shape = ctx.shapeOf(node.expression);
-      if (shape?.kind !== 'resource') return;
+      if (shape?.kind !== 'resource') continue;
       const field = shape.resource.fields.find((f) => f.v1 === node.name.text && f.reference?.v1Form === 'uid');
       const alreadyUid = ts.isPropertyAccessExpression(node.parent) && node.parent.name.text === 'uid';
       if (field && !alreadyUid) ctx.edit(node.end, node.end, '.uid');
-    });
+    }
   },
 };

@@ -20,13 +20,20 @@ export class FileNodes {
     this.all = all;
   }
 
-  /** The nodes of one kind, in walk order (listed at the first ask for that kind). */
+  /** The nodes of one kind, in walk order. The first ask sorts every node by kind in one pass: the passes ask for a dozen kinds, and a pass over a 2.5 MB file's 1.5 million nodes for each took 0.6 s. */
   of<T extends ts.Node>(kind: T['kind']): readonly T[] {
-    let list = this.kinds.get(kind);
-    if (!list) this.kinds.set(kind, (list = this.all.filter((n) => n.kind === kind)));
-    return list as T[];
+    if (this.kinds.size === 0) {
+      for (const node of this.all) {
+        const list = this.kinds.get(node.kind);
+        if (list) list.push(node);
+        else this.kinds.set(node.kind, [node]);
+      }
+    }
+    return (this.kinds.get(kind) ?? NONE) as T[];
   }
 }
+
+const NONE: readonly ts.Node[] = [];
 
 const listed = new WeakMap<ts.SourceFile, FileNodes>();
 

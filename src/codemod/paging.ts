@@ -8,8 +8,8 @@ import { ts } from 'ts-morph';
 import { ENVELOPE, LIST_CONTRACT, LIST_PARAMS, V1_LIST_KEYS } from '../contract/index.js';
 import { pagedExpression, type PageKind } from './answers.js';
 import type { Shape } from './data-flow.js';
+import { nodesOf } from './file-nodes.js';
 import { unwrap } from './static-text.js';
-import { forEachNode } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 
 /** The query a page helper asks for first: the largest page the contract allows. */
@@ -25,12 +25,12 @@ const v1Key = (call: V1Call) => call.resource.v1.endpoints.list!.envelopeKey;
 /** `X.items` and `X.totalCount` where X is the envelope of a list call, for each list call of a file. */
 export function envelopeReads(sf: ts.SourceFile, shapeOf: (e: ts.Expression) => Shape | undefined): Map<V1Call, ts.PropertyAccessExpression[]> {
   const out = new Map<V1Call, ts.PropertyAccessExpression[]>();
-  forEachNode(sf, (node) => {
-    if (!ts.isPropertyAccessExpression(node) || (node.name.text !== ENVELOPE.totalCount && !V1_LIST_KEYS.has(node.name.text))) return;
+  for (const node of nodesOf(sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
+    if (node.name.text !== ENVELOPE.totalCount && !V1_LIST_KEYS.has(node.name.text)) continue;
     const shape = shapeOf(node.expression);
-    if (shape?.kind !== 'envelope' || shape.call?.operation !== 'list' || (node.name.text !== v1Key(shape.call) && node.name.text !== ENVELOPE.totalCount)) return;
+    if (shape?.kind !== 'envelope' || shape.call?.operation !== 'list' || (node.name.text !== v1Key(shape.call) && node.name.text !== ENVELOPE.totalCount)) continue;
     out.set(shape.call, [...(out.get(shape.call) ?? []), node]);
-  });
+  }
   return out;
 }
 
@@ -42,13 +42,12 @@ function readsSize(read: ts.PropertyAccessExpression): boolean {
 /** Whether the body is taken apart or handed on somewhere the item reads do not show. */
 function escapes(sf: ts.SourceFile, call: V1Call, shapeOf: (e: ts.Expression) => Shape | undefined, takesApart: (call: V1Call) => boolean): boolean {
   if (takesApart(call)) return true;
-  let found = false;
-  forEachNode(sf, (node) => {
-    if (found || !ts.isReturnStatement(node) || !node.expression) return;
-    const shape = shapeOf(node.expression);
-    if (shape && 'call' in shape && shape.call === call) found = true;
-  });
-  return found;
+  return nodesOf(sf)
+    .of<ts.ReturnStatement>(ts.SyntaxKind.ReturnStatement)
+    .some((node) => {
+      const shape = node.expression && shapeOf(node.expression);
+      return shape !== undefined && 'call' in shape && shape.call === call;
+    });
 }
 
 /** How a plain list call (not one through a list reader) meets v2's pages. */

@@ -201,10 +201,12 @@ function dataAccess(raws: ReadonlyMap<string, string>, analysed: ReadonlySet<str
  * never splitting files that import each other: each batch's program, analysis and self-check are
  * released before the next, so the run's memory follows the batch and not the tree. Each batch
  * after the first costs a new checker warming up on the lib (+15% CPU for the 5,000-file bench's
- * 500 files in two batches): smaller runs stay whole. The 20,000-file bench (2,000 files analysed)
- * peaked at 1.25 GB in batches of 250 and 0.80 GB in batches of 125, in the same time.
+ * 500 files in two batches): smaller runs stay whole. The 20,000-file bench (2,000 files analysed),
+ * since the self-check no longer holds the migration's program, two runs each: batches of 125 took
+ * 88-89 s (CPU 128-130 s) and peaked at 760-790 MB; of 200, 72-81 s (CPU 104-118 s), 741-759 MB;
+ * one run of 250, 79 s (CPU 109 s), 914 MB: too near the 1 GB the run must stay under.
  */
-const BATCH_FILES = Number(process.env.MIGRATE_V2_BATCH_FILES) || 125;
+const BATCH_FILES = Number(process.env.MIGRATE_V2_BATCH_FILES) || 200;
 const WHOLE_RUN_FILES = Number(process.env.MIGRATE_V2_WHOLE_RUN_FILES) || 600;
 
 /**

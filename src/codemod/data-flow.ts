@@ -224,8 +224,28 @@ export class DataFlow {
     const declaration = this.declarationOf(n);
     if (!declaration || !(ts.isParameter(declaration) || ts.isVariableDeclaration(declaration)) || !ts.isIdentifier(declaration.name) || declaration.name === n) return this.typeAt(n);
     if (declaration.getSourceFile() !== this.sf || namesMaybeNarrowed(this.sf).has(n.text)) return this.typeAt(n);
-    const declared = this.typeAt(declaration.name);
+    const declared = (ts.isParameter(declaration) && this.elementParameterType(declaration)) || this.typeAt(declaration.name);
     return holdsDeclaredType(this.checker, declared) ? declared : this.typeAt(n);
+  }
+
+  /**
+   * The element parameter of a callback over an array (`list.map((item) => ...)`, reduce's current
+   * value): the array's element type, as every such method of Array and ReadonlyArray declares it.
+   * Read from the array, it costs no resolution of the call (its overloads, the callback's return
+   * inferred), the dearest question the field renames asked.
+   */
+  private elementParameterType(p: ts.ParameterDeclaration): ts.Type | undefined {
+    const fn = p.parent;
+    if (p.type || p.initializer || p.dotDotDotToken || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return undefined;
+    const call = fn.parent;
+    if (!ts.isCallExpression(call) || call.arguments[0] !== fn || !ts.isPropertyAccessExpression(call.expression)) return undefined;
+    const method = call.expression.name.text;
+    const index = fn.parameters.indexOf(p);
+    const isElement = method === 'reduce' ? index === 1 : CALLBACK_OVER_ELEMENTS.has(method) && (index === 0 || (index === 1 && (method === 'sort' || method === 'toSorted')));
+    if (!isElement) return undefined;
+    const over = call.expression.expression;
+    const array = ts.isIdentifier(over) ? this.referenceType(over) : this.typeAt(over);
+    return this.checker.isArrayType(array) ? this.checker.getTypeArguments(array as ts.TypeReference)[0] : undefined;
   }
 
   /** What the checker says of any node's type (a parameter, a binding pattern). */

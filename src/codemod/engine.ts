@@ -2,10 +2,10 @@
  * Runs the codemod over files: a text prefilter keeps the files that hold a v1 path (with a
  * tsconfig, also the files that import them or the types they import), one program is built over
  * them (over each batch of them, in a large run), the analysis (calls, resource types, decisions,
- * path plan) is made once, then each file's
- * edits are collected and applied in one pass and every result is parsed again: a result that
- * does not parse is an error, never written. With a tsconfig the changed files and their importers
- * are type-checked in memory before and after; every error the migration brings is a review item.
+ * path plan) is made once, then each file's edits are collected and applied in one pass and every
+ * result is parsed again: a result that does not parse is an error, never written. With a tsconfig
+ * the changed files and their importers are type-checked in memory after the migration (and before
+ * it, where they have errors after); every error the migration brings is a review item.
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
@@ -17,7 +17,7 @@ import { Analysis } from './analysis.js';
 import type { DataAccess, DataFile } from './data-files.js';
 import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
-import { BARE_OPTIONS, hostWithTexts, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ParseOptions } from './program.js';
+import { BARE_OPTIONS, hostWithTexts, importResolver, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ImportResolver, type ParseOptions } from './program.js';
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
@@ -225,10 +225,10 @@ function collectGarbage(): void {
 let gc: (() => void) | undefined;
 
 /** The selected files in batches: the groups analysed together (sorted by their first path, so neighbours share a batch), gathered up to BATCH_FILES. */
-function batches(raws: ReadonlyMap<string, string>, selected: ReadonlySet<string>, tsconfigOptions: ts.CompilerOptions | undefined): string[][] {
+function batches(raws: ReadonlyMap<string, string>, selected: ReadonlySet<string>, resolveImport: ImportResolver | undefined): string[][] {
   if (selected.size <= Math.max(WHOLE_RUN_FILES, BATCH_FILES)) return [[...selected]];
   // With a tsconfig, files join the analysis through path aliases and barrels too: they are linked as the program resolves them.
-  const components = analysedTogether(raws, selected, tsconfigOptions && resolvedImports(raws, tsconfigOptions)).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+  const components = analysedTogether(raws, selected, resolveImport && resolvedImports(resolveImport)).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
   const out: string[][] = [[]];
   for (const component of components) {
     if (out.at(-1)!.length > 0 && out.at(-1)!.length + component.length > BATCH_FILES) out.push([]);
@@ -238,14 +238,8 @@ function batches(raws: ReadonlyMap<string, string>, selected: ReadonlySet<string
 }
 
 /** The files of the run a file imports, as the tsconfig's module resolution finds them. */
-function resolvedImports(raws: ReadonlyMap<string, string>, options: ts.CompilerOptions): ImportReader {
-  const cache = ts.createModuleResolutionCache(process.cwd(), (name) => name, options);
-  return (path, raw) =>
-    ts
-      .preProcessFile(raw, true, true)
-      .importedFiles.flatMap((f) => ts.resolveModuleName(f.fileName, path, options, ts.sys, cache).resolvedModule?.resolvedFileName ?? [])
-      .map((f) => resolve(f))
-      .filter((f) => raws.has(f));
+function resolvedImports(resolveImport: ImportResolver): ImportReader {
+  return (path, raw) => ts.preProcessFile(raw, true, true).importedFiles.flatMap((f) => resolveImport(path, f.fileName) ?? []);
 }
 
 /** What every batch of a run shares. */
@@ -255,6 +249,8 @@ interface BatchRun {
   transforms: readonly Transform[];
   options: CodemodOptions;
   compilerOptions: ts.CompilerOptions;
+  /** With a tsconfig: how its module resolution reads the run's imports. */
+  resolveImport?: ImportResolver;
   declarations: readonly string[];
   imported: ReadonlySet<string>;
   data: DataAccess;
@@ -304,6 +300,7 @@ function selfCheck(run: BatchRun, trees: BatchTrees): TypeCheckSummary {
     beforeHost: hostWithTexts(compilerOptions, textsOf(raws), keptOr(trees.originals), undefined, run.trees),
     outcomes: trees.outcomes,
     outcomeOf: run.outcomeFor,
+    resolveImport: run.resolveImport!,
   });
 }
 
@@ -412,6 +409,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       transforms,
       options,
       compilerOptions,
+      ...(options.tsconfig ? { resolveImport: importResolver(raws, compilerOptions) } : {}),
       declarations: config.declarations,
       // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
       imported: options.tsconfig ? new Set<string>() : importedFiles(raws),
@@ -427,7 +425,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       done: files.length - selected.size,
       total: files.length,
     };
-    for (const [i, batch] of batches(raws, selected, options.tsconfig ? compilerOptions : undefined).entries()) {
+    for (const [i, batch] of batches(raws, selected, run.resolveImport).entries()) {
       if (i > 0) collectGarbage();
       const checked = migrateBatch(run, batch);
       if (checked) typeCheck = { files: (typeCheck?.files ?? 0) + checked.files, before: (typeCheck?.before ?? 0) + checked.before, after: (typeCheck?.after ?? 0) + checked.after };

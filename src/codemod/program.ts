@@ -9,6 +9,19 @@ import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
 import { UsageError } from '../errors.js';
 
+/** A file of the run an import specifier names, as the tsconfig's module resolution finds it (aliases, barrels, extensions). */
+export type ImportResolver = (from: string, specifier: string) => string | undefined;
+
+/** One resolver, with one cache, for every import question a run asks: which analyses together, which files type-check after. */
+export function importResolver(raws: ReadonlyMap<string, string>, options: ts.CompilerOptions): ImportResolver {
+  const cache = ts.createModuleResolutionCache(process.cwd(), (name) => name, options);
+  return (from, specifier) => {
+    const found = ts.resolveModuleName(specifier, from, options, ts.sys, cache).resolvedModule?.resolvedFileName;
+    const path = found && resolve(found);
+    return path && raws.has(path) ? path : undefined;
+  };
+}
+
 export function scriptKind(path: string): ts.ScriptKind {
   if (path.endsWith('.tsx')) return ts.ScriptKind.TSX;
   if (path.endsWith('.jsx')) return ts.ScriptKind.JSX;

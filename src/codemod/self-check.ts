@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import type { FileOutcome } from './engine.js';
+import type { ImportResolver } from './program.js';
 
 export interface TypeCheckSummary {
   files: number;
@@ -24,19 +25,13 @@ function errorsOf(program: ts.Program, files: readonly string[]): ts.Diagnostic[
 
 const keyOf = (d: ts.Diagnostic) => `${d.file?.fileName}\u0000${d.code}\u0000${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
 
-/** Files of the program that import one of `changed`, each specifier resolved as a module of its own (file system answers and resolutions kept). */
-function importersOf(program: ts.Program, changed: ReadonlySet<string>, host: ts.ModuleResolutionHost): string[] {
+/** Files of the program that import one of `changed`, as the tsconfig resolves their imports. */
+function importersOf(program: ts.Program, changed: ReadonlySet<string>, resolveImport: ImportResolver): string[] {
   const out: string[] = [];
-  const options = program.getCompilerOptions();
-  const cache = ts.createModuleResolutionCache(program.getCurrentDirectory(), (name) => (ts.sys.useCaseSensitiveFileNames ? name : name.toLowerCase()), options);
   for (const sf of program.getSourceFiles()) {
     if (sf.isDeclarationFile || sf.fileName.includes('/node_modules/') || changed.has(resolve(sf.fileName))) continue;
     const specifiers = sf.statements.flatMap((s) => ((ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? [s.moduleSpecifier.text] : []));
-    const imports = specifiers.some((spec) => {
-      const target = ts.resolveModuleName(spec, sf.fileName, options, host, cache).resolvedModule?.resolvedFileName;
-      return target !== undefined && changed.has(resolve(target));
-    });
-    if (imports) out.push(sf.fileName);
+    if (specifiers.some((spec) => changed.has(resolveImport(sf.fileName, spec) ?? ''))) out.push(sf.fileName);
   }
   return out;
 }
@@ -50,6 +45,8 @@ export interface SelfCheckInput {
   beforeHost: ts.CompilerHost;
   /** The files this batch migrated. */
   outcomes: ReadonlyMap<string, FileOutcome>;
+  /** How the tsconfig resolves an import to a file of the run. */
+  resolveImport: ImportResolver;
   /** Finds (or makes) the outcome of any file of the run, for an error the migration brings into a file it did not change (an importer). */
   outcomeOf: (path: string) => FileOutcome | undefined;
 }
@@ -59,7 +56,7 @@ export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
   const changed = new Set([...outcomes].filter(([, o]) => o.changed).map(([p]) => p));
   if (changed.size === 0) return { files: 0, before: 0, after: 0 };
   const after = ts.createProgram({ rootNames: input.rootNames, options: input.options, host: input.afterHost });
-  const checked = [...new Set([...changed, ...importersOf(after, changed, input.afterHost).map((f) => resolve(f))])];
+  const checked = [...new Set([...changed, ...importersOf(after, changed, input.resolveImport).map((f) => resolve(f))])];
   const afterErrors = errorsOf(after, checked);
   // A file with no error after the migration cannot hold one it brought: only the others are
   // checked before it too, which halves the cost on a project that type-checks. The program before

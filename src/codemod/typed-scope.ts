@@ -10,11 +10,11 @@
  * alone, before the program is made; declarations the roots reference join through the program's
  * own resolution, without being analysed.
  */
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { ts } from 'ts-morph';
 import { migratingMemberNames } from '../contract/index.js';
 import { readModuleShape, type Imported, type ModuleShape } from './module-shape.js';
-import { scriptKind } from './program.js';
+import { importResolver, scriptKind, type ImportResolver } from './program.js';
 
 /** A type with a member a migration renames (as the contract stands for this run): it may be the record type of v1 code that imports it. */
 const renamableType = () => new RegExp(`\\b(?:interface|type)\\s+\\w+[\\s\\S]*?\\b(?:${[...migratingMemberNames()].join('|')})\\??\\s*:`);
@@ -107,17 +107,17 @@ function clauseNames(clause: string): string[] {
 
 export class TypedScope {
   private readonly modules = new Map<string, ModuleState>();
-  private readonly cache: ts.ModuleResolutionCache;
+  private readonly resolveFrom: ImportResolver;
   private readonly exactPaths: Set<string>;
   /** Modules the v1 code takes names from. */
   private readonly dependencies = new Set<string>();
 
   constructor(
     private readonly raws: ReadonlyMap<string, string>,
-    private readonly options: ts.CompilerOptions,
+    options: ts.CompilerOptions,
     private readonly holdsV1: (text: string) => boolean,
   ) {
-    this.cache = ts.createModuleResolutionCache(options.baseUrl ?? process.cwd(), (name) => name, options);
+    this.resolveFrom = importResolver(raws, options);
     // A `paths` key without a wildcard names a module by an alias its file name does not show.
     this.exactPaths = new Set(Object.keys(options.paths ?? {}).filter((key) => !key.includes('*')));
   }
@@ -132,12 +132,6 @@ export class TypedScope {
     const stems = new Set([...exposing.keys()].flatMap(stemsOf));
     for (const [path, raw] of this.raws) if (!out.has(path) && this.takesV1(path, raw, exposing, stems)) out.add(path);
     return out;
-  }
-
-  private resolveFrom(from: string, specifier: string): string | undefined {
-    const found = ts.resolveModuleName(specifier, from, this.options, ts.sys, this.cache).resolvedModule?.resolvedFileName;
-    const path = found && resolve(found);
-    return path && this.raws.has(path) ? path : undefined;
   }
 
   /** Whether a specifier may name one of the modules of `stems`: only those are resolved. */

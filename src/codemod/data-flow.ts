@@ -239,10 +239,7 @@ export class DataFlow {
     if (p.type || p.initializer || p.dotDotDotToken || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return undefined;
     const call = fn.parent;
     if (!ts.isCallExpression(call) || call.arguments[0] !== fn || !ts.isPropertyAccessExpression(call.expression)) return undefined;
-    const method = call.expression.name.text;
-    const index = fn.parameters.indexOf(p);
-    const isElement = method === 'reduce' ? index === 1 : CALLBACK_OVER_ELEMENTS.has(method) && (index === 0 || (index === 1 && (method === 'sort' || method === 'toSorted')));
-    if (!isElement) return undefined;
+    if (!elementParameters(call.expression.name.text, fn).includes(p)) return undefined;
     const over = call.expression.expression;
     const array = ts.isIdentifier(over) ? this.referenceType(over) : this.typeAt(over);
     return this.checker.isArrayType(array) ? this.checker.getTypeArguments(array as ts.TypeReference)[0] : undefined;
@@ -485,22 +482,26 @@ export class DataFlow {
   }
 }
 
+/** The parameters of an array method's callback that take an element: the first (both for sort), reduce's current value. */
+function elementParameters(method: string, callback: ts.SignatureDeclaration): ts.ParameterDeclaration[] {
+  const [first, second] = callback.parameters;
+  if (method === 'reduce') return second ? [second] : [];
+  if (!first || !CALLBACK_OVER_ELEMENTS.has(method)) return [];
+  return (method === 'sort' || method === 'toSorted') && second ? [first, second] : [first];
+}
+
 /** What each parameter of a callback over records gets: the element (both for sort), a Map's value, reduce's accumulator. */
 function callbackParameters(method: string, over: Held, callback: ts.ArrowFunction | ts.FunctionExpression, initial: Shape | undefined): [ts.ParameterDeclaration, Shape][] {
-  const [first, second] = callback.parameters;
+  const first = callback.parameters[0];
   if (!first) return [];
   if (over.kind === 'keyed') return method === 'forEach' ? [[first, as(over, 'resource')]] : [];
   const element = as(over, over.kind === 'entries' ? 'pair' : 'resource');
   if (over.kind !== 'array' && over.kind !== 'entries') return [];
-  if (method === 'reduce') {
-    const out: [ts.ParameterDeclaration, Shape][] = second ? [[second, element]] : [];
-    // Without an initial value the first element is the first accumulator.
-    const accumulator = initial ?? (callback.parent && (callback.parent as ts.CallExpression).arguments.length < 2 ? element : undefined);
-    if (accumulator) out.push([first, accumulator]);
-    return out;
-  }
-  if ((method === 'sort' || method === 'toSorted') && second) return [[first, element], [second, element]];
-  return [[first, element]];
+  const out = elementParameters(method, callback).map((p): [ts.ParameterDeclaration, Shape] => [p, element]);
+  // Without an initial value the first element is the first accumulator.
+  const accumulator = method === 'reduce' && (initial ?? ((callback.parent as ts.CallExpression).arguments.length < 2 ? element : undefined));
+  if (accumulator) out.push([first, accumulator]);
+  return out;
 }
 
 /** What a method of a Map of records gives: `get` a record, `values()` the records, `entries()` pairs. */

@@ -11,6 +11,7 @@
 import { ts } from 'ts-morph';
 import { nodesOf } from './file-nodes.js';
 import { unwrap } from './static-text.js';
+import { forEachNode } from './syntax.js';
 
 const CONDITIONS = [
   ts.SyntaxKind.IfStatement,
@@ -44,8 +45,9 @@ function conditionOf(node: ts.Node): ts.Node | undefined {
 
 /** Every identifier under a node: a name compared, tested or assigned there may be narrowed. */
 function addNames(node: ts.Node, names: Set<string>): void {
-  if (ts.isIdentifier(node)) names.add(node.text);
-  ts.forEachChild(node, (child) => addNames(child, names));
+  forEachNode(node, (n) => {
+    if (ts.isIdentifier(n)) names.add(n.text);
+  });
 }
 
 const narrowed = new WeakMap<ts.SourceFile, ReadonlySet<string>>();

@@ -299,6 +299,7 @@ function selfCheck(run: BatchRun, trees: BatchTrees): TypeCheckSummary {
     afterHost: hostWithTexts(compilerOptions, afterTexts, keptOr(trees.migrated), undefined, run.trees),
     beforeHost: hostWithTexts(compilerOptions, textsOf(raws), keptOr(trees.originals), undefined, run.trees),
     outcomes: trees.outcomes,
+    originalOf: (path) => trees.originals.get(path),
     outcomeOf: run.outcomeFor,
     resolveImport: run.resolveImport!,
   });

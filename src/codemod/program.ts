@@ -10,16 +10,28 @@ import { ts } from 'ts-morph';
 import { UsageError } from '../errors.js';
 
 /** A file of the run an import specifier names, as the tsconfig's module resolution finds it (aliases, barrels, extensions). */
-export type ImportResolver = (from: string, specifier: string) => string | undefined;
+export interface ImportResolver {
+  /** The file of the run an import names, as the tsconfig resolves it; undefined for any other. */
+  (from: string, specifier: string): string | undefined;
+  /** True when the import names a package: TypeScript finds it under node_modules, or nowhere. */
+  isPackage(from: string, specifier: string): boolean;
+}
 
 /** One resolver, with one cache, for every import question a run asks: which analyses together, which files type-check after. */
 export function importResolver(raws: ReadonlyMap<string, string>, options: ts.CompilerOptions): ImportResolver {
   const cache = ts.createModuleResolutionCache(process.cwd(), (name) => name, options);
-  return (from, specifier) => {
-    const found = ts.resolveModuleName(specifier, from, options, ts.sys, cache).resolvedModule?.resolvedFileName;
+  const resolved = (from: string, specifier: string) => ts.resolveModuleName(specifier, from, options, ts.sys, cache).resolvedModule;
+  const resolver = (from: string, specifier: string) => {
+    const found = resolved(from, specifier)?.resolvedFileName;
     const path = found && resolve(found);
     return path && raws.has(path) ? path : undefined;
   };
+  return Object.assign(resolver, {
+    isPackage: (from: string, specifier: string) => {
+      const found = resolved(from, specifier);
+      return !found || Boolean(found.isExternalLibraryImport);
+    },
+  });
 }
 
 export function scriptKind(path: string): ts.ScriptKind {

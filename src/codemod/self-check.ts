@@ -3,12 +3,14 @@
  * type-checked in memory after the migration, and those with errors before it too. An error present
  * after and not before (same file, code and message) is one the migration brought: it becomes a
  * review item on its line. `before` counts the errors, before the migration, of the files that have
- * errors after it.
+ * errors after it. Of a changed file only the statements an error could come to are checked
+ * (self-check-scope.ts).
  */
 import { resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import type { FileOutcome } from './engine.js';
 import type { ImportResolver } from './program.js';
+import { statementScopes } from './self-check-scope.js';
 
 export interface TypeCheckSummary {
   files: number;
@@ -16,10 +18,15 @@ export interface TypeCheckSummary {
   after: number;
 }
 
-function errorsOf(program: ts.Program, files: readonly string[]): ts.Diagnostic[] {
+/** A program's diagnostics for some statements of a file: TypeScript's parameter for its editors' region checks, which its declarations leave out. */
+type SemanticDiagnostics = (sf: ts.SourceFile, token?: ts.CancellationToken, statements?: readonly ts.Statement[]) => readonly ts.Diagnostic[];
+
+/** The errors of files, each whole or in the statements `scopes` gives for it. */
+function errorsOf(program: ts.Program, files: readonly string[], scopes?: ReadonlyMap<ts.SourceFile, readonly ts.Statement[]>): ts.Diagnostic[] {
+  const semantic = program.getSemanticDiagnostics as SemanticDiagnostics;
   return files.flatMap((f) => {
     const sf = program.getSourceFile(f);
-    return sf ? [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].filter((d) => d.category === ts.DiagnosticCategory.Error) : [];
+    return sf ? [...program.getSyntacticDiagnostics(sf), ...semantic(sf, undefined, scopes?.get(sf))].filter((d) => d.category === ts.DiagnosticCategory.Error) : [];
   });
 }
 
@@ -47,6 +54,8 @@ export interface SelfCheckInput {
   outcomes: ReadonlyMap<string, FileOutcome>;
   /** How the tsconfig resolves an import to a file of the run. */
   resolveImport: ImportResolver;
+  /** The tree of a changed file as it was. */
+  originalOf: (path: string) => ts.SourceFile | undefined;
   /** Finds (or makes) the outcome of any file of the run, for an error the migration brings into a file it did not change (an importer). */
   outcomeOf: (path: string) => FileOutcome | undefined;
 }
@@ -57,7 +66,11 @@ export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
   if (changed.size === 0) return { files: 0, before: 0, after: 0 };
   const after = ts.createProgram({ rootNames: input.rootNames, options: input.options, host: input.afterHost });
   const checked = [...new Set([...changed, ...importersOf(after, changed, input.resolveImport).map((f) => resolve(f))])];
-  const afterErrors = errorsOf(after, checked);
+  const changedFiles = [...changed].flatMap((path) => {
+    const sf = after.getSourceFile(path);
+    return sf ? [{ after: sf, before: input.originalOf(path), changes: outcomes.get(path)!.changes ?? [] }] : [];
+  });
+  const afterErrors = errorsOf(after, checked, statementScopes(after, changedFiles, input.resolveImport));
   // A file with no error after the migration cannot hold one it brought: only the others are
   // checked before it too, which halves the cost on a project that type-checks. The program before
   // is built only then, from the trees the migration's program had.

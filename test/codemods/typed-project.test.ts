@@ -79,3 +79,20 @@ it('type-checks what it changed, before and after: an error the migration brings
   const json = await runCli([dir, '--json']);
   expect(JSON.parse(json.stdout).summary.typeErrors).toEqual({ before: 0, after: 1 });
 });
+
+it('finds an error the migration brings into a statement it did not edit, in the same file or through an import', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-selfcheck-far-'));
+  // Fields read by a computed key: no rename follows them, so the renamed type breaks these statements, which no edit touches.
+  const byKey = (name: string) => `\nexport function ${name}(g: Group): string {\n  const key = 'id' as const;\n  return g[key];\n}\n`;
+  const files = { ...FILES, 'types.ts': FILES['types.ts']! + byKey('idOfGroup'), 'api.ts': FILES['api.ts']! + byKey('idOf') };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  expect(await typeCheck(dir)).toBe('');
+  const dry = await runCli([dir, '--check']);
+  expect(dry.code).toBe(1);
+  expect(dry.stderr).toMatch(/types\.ts:9: type error after migration: .*'id'.*\[self-check\]/);
+  expect(dry.stderr).toMatch(/api\.ts:11: type error after migration: .*'id'.*\[self-check\]/);
+  expect(dry.stderr).toMatch(/type errors before 0, after 2,/);
+  await runCli([dir, '--write']);
+  expect(await typeCheck(dir)).toMatch(/types\.ts\(9,[\s\S]*api\.ts\(11,|api\.ts\(11,[\s\S]*types\.ts\(9,/);
+});

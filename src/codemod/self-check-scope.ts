@@ -1,0 +1,151 @@
+/**
+ * How much of a changed file the self-check type-checks. An error the migration brings stands in a
+ * top-level statement it edited, or in one whose types can follow from an edit: a statement that
+ * names something an edited statement declares (or declared before the migration), something
+ * imported from the project's own modules (they may have changed too), or something declared by a
+ * statement so reached. The file's other statements name nothing the migration touched, so they
+ * have the errors they had before and are not checked again: on the 5,000-file bench the check
+ * of whole files was a third of the run.
+ *
+ * The whole file is checked where that reasoning does not hold: options whose errors only a whole
+ * file's check gives (unused names), `@ts-expect-error` (an unused one is an error only a whole
+ * check finds), JavaScript (types named in JSDoc are not in the tree the names are read from), a
+ * file whose names reach others without an import (a script, `declare global`, a module
+ * augmentation), and a file whose list of exports changed. TypeScript checks a list of statements
+ * through a parameter of getSemanticDiagnostics its editors use for region diagnostics (5.6 on);
+ * where that parameter is missing, whole files are checked.
+ */
+import { ts } from 'ts-morph';
+import type { LineChange } from './line-changes.js';
+import type { ImportResolver } from './program.js';
+
+export interface ChangedFile {
+  after: ts.SourceFile;
+  /** The file as it was, for what its edited statements declared. */
+  before: ts.SourceFile | undefined;
+  changes: readonly LineChange[];
+}
+
+/**
+ * The statements the self-check checks of each changed file it need not check whole. None when a
+ * changed file's names reach other files without an import, or TypeScript cannot check by statement.
+ */
+export function statementScopes(program: ts.Program, files: readonly ChangedFile[], resolveImport: ImportResolver): Map<ts.SourceFile, readonly ts.Statement[]> {
+  const scopes = new Map<ts.SourceFile, readonly ts.Statement[]>();
+  if (!checksStatements(program) || files.some((f) => reachesOtherFiles(f.after))) return scopes;
+  const options = program.getCompilerOptions();
+  for (const file of files) {
+    const statements = statementsToCheck(file, options, resolveImport);
+    if (statements) scopes.set(file.after, statements);
+  }
+  return scopes;
+}
+
+/** The statements of a changed file the self-check must check; undefined when it must check the whole file. */
+function statementsToCheck(file: ChangedFile, options: ts.CompilerOptions, resolveImport: ImportResolver): readonly ts.Statement[] | undefined {
+  const { after, before, changes } = file;
+  if (!checksByStatement(after, options) || (before && exportsOf(before) !== exportsOf(after))) return undefined;
+  const statements = after.statements;
+  const dirty = new Set<number>();
+  const dirtyNames = new Set<string>();
+  const mark = (i: number) => {
+    dirty.add(i);
+    for (const name of declaredNames(statements[i]!)) dirtyNames.add(name);
+  };
+  statements.forEach((s, i) => {
+    if (changes.some((c) => overlaps(after, s, c.newFrom, c.newTo)) || readsProjectModule(after, s, resolveImport)) mark(i);
+  });
+  // What the edits replaced or removed: a statement that still reads it must be checked.
+  for (const s of before?.statements ?? []) {
+    if (changes.some((c) => c.oldFrom <= c.oldTo && overlaps(before!, s, c.oldFrom, c.oldTo))) for (const name of declaredNames(s)) dirtyNames.add(name);
+  }
+  const names = statements.map(identifiersOf);
+  for (let grew = true; grew; ) {
+    grew = false;
+    names.forEach((ids, i) => {
+      if (dirty.has(i) || !ids.some((id) => dirtyNames.has(id))) return;
+      mark(i);
+      grew = true;
+    });
+  }
+  return dirty.size === statements.length ? undefined : statements.filter((_, i) => dirty.has(i));
+}
+
+/** A file whose top-level names other files see without importing them: a script, a declaration file, `declare global`, a module augmentation. */
+function reachesOtherFiles(sf: ts.SourceFile): boolean {
+  if (sf.isDeclarationFile || !ts.isExternalModule(sf)) return true;
+  return sf.statements.some((s) => ts.isModuleDeclaration(s) && (ts.isStringLiteral(s.name) || (s.flags & ts.NodeFlags.GlobalAugmentation) !== 0));
+}
+
+/** Whether TypeScript can check this file statement by statement and give every error the migration could bring. */
+function checksByStatement(sf: ts.SourceFile, options: ts.CompilerOptions): boolean {
+  if (options.noUnusedLocals || options.noUnusedParameters) return false;
+  return /\.[cm]?tsx?$/.test(sf.fileName) && !sf.text.includes('@ts-expect-error');
+}
+
+/** True when a program's getSemanticDiagnostics takes the statements to check (TypeScript 5.6 on). */
+function checksStatements(program: ts.Program): boolean {
+  return program.getSemanticDiagnostics.length >= 3;
+}
+
+/** Lines `from..to` (0-based; an empty range, from = to + 1, is the gap where lines were removed) touch the statement or the comments above it. */
+function overlaps(sf: ts.SourceFile, s: ts.Statement, from: number, to: number): boolean {
+  const comments = ts.getLeadingCommentRanges(sf.text, s.getFullStart());
+  const first = sf.getLineAndCharacterOfPosition(comments?.[0]?.pos ?? s.getStart(sf)).line;
+  const last = sf.getLineAndCharacterOfPosition(s.end).line;
+  return Math.min(from, to) <= last && Math.max(from, to) >= first;
+}
+
+/** An import of the project's own modules, or a dynamic import or require of anything: what it names may have changed. */
+function readsProjectModule(sf: ts.SourceFile, s: ts.Statement, resolveImport: ImportResolver): boolean {
+  const specifier =
+    ts.isImportDeclaration(s) ? s.moduleSpecifier
+    : ts.isImportEqualsDeclaration(s) && ts.isExternalModuleReference(s.moduleReference) ? s.moduleReference.expression
+    : undefined;
+  if (specifier) return !ts.isStringLiteral(specifier) || !resolveImport.isPackage(sf.fileName, specifier.text);
+  const text = sf.text.slice(s.pos, s.end);
+  return text.includes('import(') || text.includes('require(');
+}
+
+/** The names a top-level statement declares in the file's scope. */
+function declaredNames(s: ts.Statement): string[] {
+  if (ts.isVariableStatement(s)) return s.declarationList.declarations.flatMap((d) => bindingNames(d.name));
+  if (ts.isImportDeclaration(s)) {
+    const clause = s.importClause;
+    const bindings = clause?.namedBindings;
+    return [...(clause?.name ? [clause.name.text] : []), ...(!bindings ? [] : ts.isNamespaceImport(bindings) ? [bindings.name.text] : bindings.elements.map((e) => e.name.text))];
+  }
+  const name = (s as ts.Statement & { name?: ts.Node }).name;
+  return name && ts.isIdentifier(name) ? [name.text] : [];
+}
+
+function bindingNames(name: ts.BindingName): string[] {
+  if (ts.isIdentifier(name)) return [name.text];
+  return name.elements.flatMap((e) => (ts.isOmittedExpression(e) ? [] : bindingNames(e.name)));
+}
+
+function identifiersOf(s: ts.Statement): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node)) out.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(s);
+  return out;
+}
+
+/** The names a module exports, as one key: an export added or lost is checked with the whole module. */
+function exportsOf(sf: ts.SourceFile): string {
+  const names: string[] = [];
+  for (const s of sf.statements) {
+    if (ts.isExportDeclaration(s)) {
+      const clause = s.exportClause;
+      names.push(!clause ? `* ${s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? s.moduleSpecifier.text : ''}` : ts.isNamespaceExport(clause) ? clause.name.text : clause.elements.map((e) => e.name.text).join(','));
+    } else if (ts.isExportAssignment(s)) names.push(s.isExportEquals ? '=' : 'default');
+    else if (ts.canHaveModifiers(s) && ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      const isDefault = ts.getModifiers(s)!.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+      names.push(...(isDefault ? ['default'] : declaredNames(s)));
+    }
+  }
+  return names.sort().join('\n');
+}

@@ -59,11 +59,17 @@ function statementsToCheck(file: ChangedFile, options: ts.CompilerOptions, resol
   for (const s of before?.statements ?? []) {
     if (changes.some((c) => c.oldFrom <= c.oldTo && overlaps(before!, s, c.oldFrom, c.oldTo))) for (const name of declaredNames(s)) dirtyNames.add(name);
   }
-  const names = statements.map(identifiersOf);
+  const names: (string[] | undefined)[] = [];
+  // A statement whose text holds no dirty name cannot name one (unless it spells a name with \u escapes): its tree is not walked.
+  const readsDirty = (i: number): boolean => {
+    const text = after.text.slice(statements[i]!.pos, statements[i]!.end);
+    if (!text.includes('\\u') && ![...dirtyNames].some((name) => text.includes(name))) return false;
+    return (names[i] ??= identifiersOf(statements[i]!)).some((id) => dirtyNames.has(id));
+  };
   for (let grew = true; grew; ) {
     grew = false;
-    names.forEach((ids, i) => {
-      if (dirty.has(i) || !ids.some((id) => dirtyNames.has(id))) return;
+    statements.forEach((_, i) => {
+      if (dirty.has(i) || !readsDirty(i)) return;
       mark(i);
       grew = true;
     });

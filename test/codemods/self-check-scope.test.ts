@@ -84,6 +84,11 @@ describe('the statements the self-check checks in a changed file', () => {
     expect(checked(before, after)).toEqual(expect.arrayContaining(['const viaUse ', 'export const viaViaUse']));
   });
 
+  it('include a statement that spells a name it reads with escapes', () => {
+    const before = BEFORE.replace('export function text()', 'export const escaped = () => l\\u0069st();\nexport function text()');
+    expect(checked(before, before.replace('/iam/v1/', '/iam/v2beta1/'))).toContain('export const escaped');
+  });
+
   it('are the whole file where a statement check cannot give every error', () => {
     expect(checked(BEFORE, AFTER, { ...OPTIONS, noUnusedLocals: true }), 'unused names').toBe('whole');
     const expectError = BEFORE.replace('export function total', '// @ts-expect-error\nexport function total');

@@ -66,9 +66,11 @@ export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
   if (changed.size === 0) return { files: 0, before: 0, after: 0 };
   const after = ts.createProgram({ rootNames: input.rootNames, options: input.options, host: input.afterHost });
   const checked = [...new Set([...changed, ...importersOf(after, changed, input.resolveImport).map((f) => resolve(f))])];
+  // A file whose changed lines are not known is checked whole.
   const changedFiles = [...changed].flatMap((path) => {
     const sf = after.getSourceFile(path);
-    return sf ? [{ after: sf, before: input.originalOf(path), changes: outcomes.get(path)!.changes ?? [] }] : [];
+    const changes = outcomes.get(path)!.changes;
+    return sf && changes ? [{ after: sf, before: input.originalOf(path), changes }] : [];
   });
   const afterErrors = errorsOf(after, checked, statementScopes(after, changedFiles, input.resolveImport));
   // A file with no error after the migration cannot hold one it brought: only the others are

@@ -157,23 +157,28 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
  * import from either what may carry a v1 value or a resource type, not every importer of those
  * modules. Without one, the tests that stub a marked file's calls.
  */
-function candidates(raws: ReadonlyMap<string, string>, compilerOptions: ts.CompilerOptions | undefined, baseNames: readonly string[] = []): Set<string> {
+function candidates(raws: ReadonlyMap<string, string>, typed: { options: ts.CompilerOptions; resolveImport: ImportResolver } | undefined, baseNames: readonly string[] = []): Set<string> {
   // A declared base URL variable holds a v1 prefix the text does not show.
   const names = baseNames.length ? new RegExp(`\\b(?:${baseNames.join('|')})\\b`) : undefined;
   const holdsV1 = (text: string) => mayCallV1(text) || Boolean(names?.test(text));
   const marked = new Set([...raws].filter(([, raw]) => holdsV1(raw)).map(([path]) => path));
   if (marked.size === 0) return marked;
   // With types, a test joins as any file does: by calling what carries v1 (and it stubs those calls).
-  if (compilerOptions) return new TypedScope(raws, compilerOptions, holdsV1).roots(marked);
+  if (typed) return new TypedScope(raws, typed.options, typed.resolveImport, holdsV1).roots(marked);
   const byStem = stemIndex(raws);
   // A test of a marked file stubs or mocks its v1 calls, whether or not it writes a v1 path itself.
   for (const [path, raw] of raws) if (!marked.has(path) && DOUBLES.test(raw) && importsOf(path, raw, byStem).some((d) => marked.has(d))) marked.add(path);
   return marked;
 }
 
-/** The prefilter's candidates among the files read (`raws`), as a run with these options chooses them. */
-export function candidateFiles(raws: ReadonlyMap<string, string>, options: CodemodOptions, tsconfig = options.tsconfig ? readTsconfig(options.tsconfig) : undefined): Set<string> {
-  return candidates(raws, tsconfig?.options, (options.config?.baseUrls ?? []).map((b) => b.name));
+/** The prefilter's candidates among the files read (`raws`), as a run with these options chooses them (with the run's import resolver, when it has one). */
+export function candidateFiles(
+  raws: ReadonlyMap<string, string>,
+  options: CodemodOptions,
+  tsconfig = options.tsconfig ? readTsconfig(options.tsconfig) : undefined,
+  resolveImport = tsconfig && importResolver(raws, tsconfig.options),
+): Set<string> {
+  return candidates(raws, tsconfig && resolveImport && { options: tsconfig.options, resolveImport }, (options.config?.baseUrls ?? []).map((b) => b.name));
 }
 
 /**
@@ -399,7 +404,8 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   };
   const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
   const compilerOptions = config.options;
-  const everyCandidate = candidateFiles(raws, options, options.tsconfig ? config : undefined);
+  const resolveImport = options.tsconfig ? importResolver(raws, compilerOptions) : undefined;
+  const everyCandidate = candidateFiles(raws, options, options.tsconfig ? config : undefined, resolveImport);
   const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
   let typeCheck: TypeCheckSummary | undefined;
   let analysed: string[] | undefined;
@@ -410,7 +416,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       transforms,
       options,
       compilerOptions,
-      ...(options.tsconfig ? { resolveImport: importResolver(raws, compilerOptions) } : {}),
+      ...(resolveImport ? { resolveImport } : {}),
       declarations: config.declarations,
       // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
       imported: options.tsconfig ? new Set<string>() : importedFiles(raws),

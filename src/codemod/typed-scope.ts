@@ -14,7 +14,7 @@ import { basename, dirname } from 'node:path';
 import { ts } from 'ts-morph';
 import { migratingMemberNames } from '../contract/index.js';
 import { readModuleShape, type Imported, type ModuleShape } from './module-shape.js';
-import { importResolver, scriptKind, type ImportResolver } from './program.js';
+import { scriptKind, type ImportResolver } from './program.js';
 
 /** A type with a member a migration renames (as the contract stands for this run): it may be the record type of v1 code that imports it. */
 const renamableType = () => new RegExp(`\\b(?:interface|type)\\s+\\w+[\\s\\S]*?\\b(?:${[...migratingMemberNames()].join('|')})\\??\\s*:`);
@@ -107,7 +107,6 @@ function clauseNames(clause: string): string[] {
 
 export class TypedScope {
   private readonly modules = new Map<string, ModuleState>();
-  private readonly resolveFrom: ImportResolver;
   private readonly exactPaths: Set<string>;
   /** Modules the v1 code takes names from. */
   private readonly dependencies = new Set<string>();
@@ -115,9 +114,9 @@ export class TypedScope {
   constructor(
     private readonly raws: ReadonlyMap<string, string>,
     options: ts.CompilerOptions,
+    private readonly resolveFrom: ImportResolver,
     private readonly holdsV1: (text: string) => boolean,
   ) {
-    this.resolveFrom = importResolver(raws, options);
     // A `paths` key without a wildcard names a module by an alias its file name does not show.
     this.exactPaths = new Set(Object.keys(options.paths ?? {}).filter((key) => !key.includes('*')));
   }

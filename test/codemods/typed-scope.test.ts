@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { mayCallV1 } from '../../src/contract/index.js';
-import { readTsconfig } from '../../src/codemod/program.js';
+import { importResolver, readTsconfig } from '../../src/codemod/program.js';
 import { TypedScope } from '../../src/codemod/typed-scope.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -62,7 +62,8 @@ function project(): string {
 it('analyses with types the v1 file and the file that reads its records, not the files that import the module for something else', () => {
   const dir = project();
   const raws = new Map(Object.entries(FILES).filter(([name]) => name.endsWith('.ts')).map(([name, text]) => [join(dir, name), text]));
-  const scope = new TypedScope(raws, readTsconfig(join(dir, 'tsconfig.json')).options, mayCallV1);
+  const { options } = readTsconfig(join(dir, 'tsconfig.json'));
+  const scope = new TypedScope(raws, options, importResolver(raws, options), mayCallV1);
   const roots = scope.roots(new Set([join(dir, 'src/api.ts')]));
   expect([...roots].map((p) => p.slice(dir.length + 1)).sort()).toEqual(['src/api.ts', 'src/report.ts']);
 });

@@ -38,7 +38,8 @@ export interface ModuleShape {
 
 export const DEFAULT_EXPORT = '#default';
 
-function identifiersIn(node: ts.Node, out: Set<string>): Set<string> {
+/** Every identifier written in a node. */
+export function identifiersIn(node: ts.Node, out: Set<string>): Set<string> {
   if (ts.isIdentifier(node)) out.add(node.text);
   ts.forEachChild(node, (child) => void identifiersIn(child, out));
   return out;
@@ -52,7 +53,8 @@ function bindingNames(name: ts.BindingName, out: string[] = []): string[] {
 
 const hasModifier = (node: ts.Node, kind: ts.SyntaxKind) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 
-function declaredNames(statement: ts.Statement): string[] {
+/** The local names a top-level statement (other than an import) declares. */
+export function declaredNames(statement: ts.Statement): string[] {
   if (ts.isVariableStatement(statement)) return statement.declarationList.declarations.flatMap((d) => bindingNames(d.name));
   if (ts.isExportAssignment(statement)) return [DEFAULT_EXPORT];
   const name = (statement as { name?: ts.Node }).name;
@@ -61,7 +63,8 @@ function declaredNames(statement: ts.Statement): string[] {
   return hasModifier(statement, ts.SyntaxKind.DefaultKeyword) ? [DEFAULT_EXPORT] : [];
 }
 
-function readImport(statement: ts.ImportDeclaration, imports: Map<string, Imported>): void {
+/** Each local binding of an import, with the module and name it takes. */
+export function readImport(statement: ts.ImportDeclaration, imports: Map<string, Imported>): void {
   const clause = statement.importClause;
   if (!clause || !ts.isStringLiteral(statement.moduleSpecifier)) return;
   const specifier = statement.moduleSpecifier.text;
@@ -71,7 +74,9 @@ function readImport(statement: ts.ImportDeclaration, imports: Map<string, Import
   if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) imports.set(e.name.text, { specifier, name: (e.propertyName ?? e.name).text });
 }
 
-function readExportList(statement: ts.ExportDeclaration, shape: ModuleShape): void {
+type Exports = Pick<ModuleShape, 'exports' | 'reexports' | 'reexportsAll'>;
+
+function readExportList(statement: ts.ExportDeclaration, shape: Exports): void {
   const specifier = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
   const clause = statement.exportClause;
   if (!clause) {
@@ -89,6 +94,13 @@ function readExportList(statement: ts.ExportDeclaration, shape: ModuleShape): vo
   }
 }
 
+/** What a top-level statement adds to its module's exports (`names`: what it declares). */
+export function readExports(statement: ts.Statement, shape: Exports, names = declaredNames(statement)): void {
+  if (ts.isExportDeclaration(statement)) readExportList(statement, shape);
+  else if (ts.isExportAssignment(statement)) shape.exports.set('default', DEFAULT_EXPORT);
+  else if (hasModifier(statement, ts.SyntaxKind.ExportKeyword)) for (const name of names) shape.exports.set(hasModifier(statement, ts.SyntaxKind.DefaultKeyword) ? 'default' : name, name);
+}
+
 export function readModuleShape(path: string, text: string): ModuleShape {
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path));
   const shape: ModuleShape = { statements: [], exports: new Map(), imports: new Map(), reexports: new Map(), reexportsAll: [], opaque: false };
@@ -97,11 +109,10 @@ export function readModuleShape(path: string, text: string): ModuleShape {
     else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference) && ts.isStringLiteral(statement.moduleReference.expression)) {
       shape.imports.set(statement.name.text, { specifier: statement.moduleReference.expression.text, name: '*' });
     }
-    else if (ts.isExportDeclaration(statement)) readExportList(statement, shape);
+    else if (ts.isExportDeclaration(statement)) readExports(statement, shape);
     else {
       const names = declaredNames(statement);
-      if (ts.isExportAssignment(statement)) shape.exports.set('default', DEFAULT_EXPORT);
-      else if (hasModifier(statement, ts.SyntaxKind.ExportKeyword)) for (const name of names) shape.exports.set(hasModifier(statement, ts.SyntaxKind.DefaultKeyword) ? 'default' : name, name);
+      readExports(statement, shape, names);
       const declaresType = ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement);
       shape.statements.push({ names, declaresType, mentions: identifiersIn(statement, new Set()), text: statement.getText(sf) });
     }

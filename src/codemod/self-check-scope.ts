@@ -17,6 +17,7 @@
  */
 import { ts } from 'ts-morph';
 import type { LineChange } from './line-changes.js';
+import { declaredNames, identifiersIn, readExports, readImport, type Imported } from './module-shape.js';
 import type { ImportResolver } from './program.js';
 
 export interface ChangedFile {
@@ -50,21 +51,22 @@ function statementsToCheck(file: ChangedFile, options: ts.CompilerOptions, resol
   const dirtyNames = new Set<string>();
   const mark = (i: number) => {
     dirty.add(i);
-    for (const name of declaredNames(statements[i]!)) dirtyNames.add(name);
+    for (const name of namesOf(statements[i]!)) dirtyNames.add(name);
   };
   statements.forEach((s, i) => {
     if (changes.some((c) => overlaps(after, s, c.newFrom, c.newTo)) || readsProjectModule(after, s, resolveImport)) mark(i);
   });
   // What the edits replaced or removed: a statement that still reads it must be checked.
   for (const s of before?.statements ?? []) {
-    if (changes.some((c) => c.oldFrom <= c.oldTo && overlaps(before!, s, c.oldFrom, c.oldTo))) for (const name of declaredNames(s)) dirtyNames.add(name);
+    if (changes.some((c) => c.oldFrom <= c.oldTo && overlaps(before!, s, c.oldFrom, c.oldTo))) for (const name of namesOf(s)) dirtyNames.add(name);
   }
-  const names: (string[] | undefined)[] = [];
+  const names: (Set<string> | undefined)[] = [];
   // A statement whose text holds no dirty name cannot name one (unless it spells a name with \u escapes): its tree is not walked.
   const readsDirty = (i: number): boolean => {
     const text = after.text.slice(statements[i]!.pos, statements[i]!.end);
     if (!text.includes('\\u') && ![...dirtyNames].some((name) => text.includes(name))) return false;
-    return (names[i] ??= identifiersOf(statements[i]!)).some((id) => dirtyNames.has(id));
+    for (const id of (names[i] ??= identifiersIn(statements[i]!, new Set()))) if (dirtyNames.has(id)) return true;
+    return false;
   };
   for (let grew = true; grew; ) {
     grew = false;
@@ -113,45 +115,17 @@ function readsProjectModule(sf: ts.SourceFile, s: ts.Statement, resolveImport: I
   return text.includes('import(') || text.includes('require(');
 }
 
-/** The names a top-level statement declares in the file's scope. */
-function declaredNames(s: ts.Statement): string[] {
-  if (ts.isVariableStatement(s)) return s.declarationList.declarations.flatMap((d) => bindingNames(d.name));
-  if (ts.isImportDeclaration(s)) {
-    const clause = s.importClause;
-    const bindings = clause?.namedBindings;
-    return [...(clause?.name ? [clause.name.text] : []), ...(!bindings ? [] : ts.isNamespaceImport(bindings) ? [bindings.name.text] : bindings.elements.map((e) => e.name.text))];
-  }
-  const name = (s as ts.Statement & { name?: ts.Node }).name;
-  return name && ts.isIdentifier(name) ? [name.text] : [];
+/** The names a top-level statement declares in the file's scope, its imports' included. */
+function namesOf(s: ts.Statement): string[] {
+  if (!ts.isImportDeclaration(s)) return declaredNames(s);
+  const imports = new Map<string, Imported>();
+  readImport(s, imports);
+  return [...imports.keys()];
 }
 
-function bindingNames(name: ts.BindingName): string[] {
-  if (ts.isIdentifier(name)) return [name.text];
-  return name.elements.flatMap((e) => (ts.isOmittedExpression(e) ? [] : bindingNames(e.name)));
-}
-
-function identifiersOf(s: ts.Statement): string[] {
-  const out: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node)) out.push(node.text);
-    ts.forEachChild(node, visit);
-  };
-  visit(s);
-  return out;
-}
-
-/** The names a module exports, as one key: an export added or lost is checked with the whole module. */
+/** What a module exports, as one key: an export added or lost is checked with the whole module. */
 function exportsOf(sf: ts.SourceFile): string {
-  const names: string[] = [];
-  for (const s of sf.statements) {
-    if (ts.isExportDeclaration(s)) {
-      const clause = s.exportClause;
-      names.push(!clause ? `* ${s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? s.moduleSpecifier.text : ''}` : ts.isNamespaceExport(clause) ? clause.name.text : clause.elements.map((e) => e.name.text).join(','));
-    } else if (ts.isExportAssignment(s)) names.push(s.isExportEquals ? '=' : 'default');
-    else if (ts.canHaveModifiers(s) && ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-      const isDefault = ts.getModifiers(s)!.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
-      names.push(...(isDefault ? ['default'] : declaredNames(s)));
-    }
-  }
-  return names.sort().join('\n');
+  const shape = { exports: new Map<string, string>(), reexports: new Map<string, Imported>(), reexportsAll: [] as string[] };
+  for (const s of sf.statements) readExports(s, shape);
+  return JSON.stringify([[...shape.exports].sort(), [...shape.reexports].sort(), shape.reexportsAll.sort()]);
 }

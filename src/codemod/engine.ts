@@ -17,7 +17,7 @@ import { Analysis } from './analysis.js';
 import type { DataAccess, DataFile } from './data-files.js';
 import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
-import { BARE_OPTIONS, hostWithTexts, importResolver, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ImportResolver, type ParseOptions } from './program.js';
+import { BARE_OPTIONS, hostWithTexts, importResolver, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ImportResolver, type ParseOptions, type ProgramConfig } from './program.js';
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
@@ -138,6 +138,8 @@ export interface CodemodOptions {
   narrow?: (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>) => ReadonlySet<string>;
   /** The files' texts by resolved path, read already (a --jobs run reads each file once, in the main thread). */
   texts?: ReadonlyMap<string, string>;
+  /** A --jobs part's files to analyse, chosen by the main thread from the prefilter's candidates: the prefilter does not run again. */
+  selected?: ReadonlySet<string>;
 }
 
 /** A test that stubs or mocks what a program sends: it may stand in for a marked file it imports. */
@@ -179,6 +181,12 @@ export function candidateFiles(
   resolveImport = tsconfig && importResolver(raws, tsconfig.options),
 ): Set<string> {
   return candidates(raws, tsconfig && resolveImport && { options: tsconfig.options, resolveImport }, (options.config?.baseUrls ?? []).map((b) => b.name));
+}
+
+/** The prefilter's candidates, narrowed to a shard's with --shard. */
+function chosen(raws: ReadonlyMap<string, string>, options: CodemodOptions, tsconfig: ProgramConfig | undefined, resolveImport: ImportResolver | undefined): ReadonlySet<string> {
+  const every = candidateFiles(raws, options, tsconfig, resolveImport);
+  return options.narrow ? options.narrow(raws, every) : every;
 }
 
 /**
@@ -405,8 +413,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
   const compilerOptions = config.options;
   const resolveImport = options.tsconfig ? importResolver(raws, compilerOptions) : undefined;
-  const everyCandidate = candidateFiles(raws, options, options.tsconfig ? config : undefined, resolveImport);
-  const selected = options.narrow ? options.narrow(raws, everyCandidate) : everyCandidate;
+  const selected = options.selected ?? chosen(raws, options, options.tsconfig ? config : undefined, resolveImport);
   let typeCheck: TypeCheckSummary | undefined;
   let analysed: string[] | undefined;
   if (selected.size > 0) {

@@ -71,11 +71,10 @@ function readTexts(files: readonly string[]): Map<string, string> {
 
 /** One part of a run, on this thread: what a part sends back. */
 export function codemodPart(job: PartJob, progress: (done: number, total: number) => void): PartDone {
-  const part = new Set(job.part);
   const transforms = job.transforms.map((name) => TRANSFORMS.find((t) => t.name === name)!);
   const run = runCodemod(job.files, transforms, job.cwd, {
     texts: job.texts,
-    narrow: () => part,
+    selected: new Set(job.part),
     progress,
     ...(job.tsconfig ? { tsconfig: job.tsconfig } : {}),
     ...(job.config ? { config: job.config } : {}),

@@ -24,8 +24,9 @@ import type { Transform } from './transform.js';
 
 /**
  * Fewer candidate files than this run on one thread. Measured on two cores over the bench's typed
- * monorepo: a part costs about 3 s of CPU before its first file (the compiler loaded, the lib files
- * parsed and bound, every text read), and a candidate about 40 ms; a second part pays for itself
+ * monorepo, when each part still ran the prefilter: a part cost about 3 s of CPU before its first
+ * file (the compiler loaded, the lib files parsed and bound, every text read; about 1 s since it
+ * takes its files from the main thread), and a candidate about 40 ms; a second part paid for itself
  * from about 150 candidates (with 139 the run on two threads was slower).
  */
 export const MIN_CANDIDATES_FOR_JOBS = 200;

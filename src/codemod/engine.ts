@@ -17,7 +17,7 @@ import { Analysis } from './analysis.js';
 import type { DataAccess, DataFile } from './data-files.js';
 import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
-import { BARE_OPTIONS, hostWithTexts, importResolver, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ImportResolver, type ParseOptions, type ProgramConfig } from './program.js';
+import { BARE_OPTIONS, hostWithTexts, importResolver, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ImportResolver, type ParseOptions, type ProgramConfig, ParsedAhead } from './program.js';
 import { introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
@@ -153,20 +153,28 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
   return out;
 }
 
+/** With a tsconfig: how the typed scope reads the run's modules. */
+interface TypedRun {
+  options: ts.CompilerOptions;
+  resolveImport: ImportResolver;
+  /** Keeps the trees the typed scope parses for the run's program. */
+  parsedAhead?: ParsedAhead;
+}
+
 /**
  * The files to analyse: those holding a v1 path and, with a tsconfig (types cross files), the files
  * typed-scope.ts adds: the modules their v1 code takes types or a transport from, and the files that
  * import from either what may carry a v1 value or a resource type, not every importer of those
  * modules. Without one, the tests that stub a marked file's calls.
  */
-function candidates(raws: ReadonlyMap<string, string>, typed: { options: ts.CompilerOptions; resolveImport: ImportResolver } | undefined, baseNames: readonly string[] = []): Set<string> {
+function candidates(raws: ReadonlyMap<string, string>, typed: TypedRun | undefined, baseNames: readonly string[] = []): Set<string> {
   // A declared base URL variable holds a v1 prefix the text does not show.
   const names = baseNames.length ? new RegExp(`\\b(?:${baseNames.join('|')})\\b`) : undefined;
   const holdsV1 = (text: string) => mayCallV1(text) || Boolean(names?.test(text));
   const marked = new Set([...raws].filter(([, raw]) => holdsV1(raw)).map(([path]) => path));
   if (marked.size === 0) return marked;
   // With types, a test joins as any file does: by calling what carries v1 (and it stubs those calls).
-  if (typed) return new TypedScope(raws, typed.options, typed.resolveImport, holdsV1).roots(marked);
+  if (typed) return new TypedScope(raws, typed.options, typed.resolveImport, holdsV1, typed.parsedAhead && ((path, text) => typed.parsedAhead!.parse(path, text))).roots(marked);
   const byStem = stemIndex(raws);
   // A test of a marked file stubs or mocks its v1 calls, whether or not it writes a v1 path itself.
   for (const [path, raw] of raws) if (!marked.has(path) && DOUBLES.test(raw) && importsOf(path, raw, byStem).some((d) => marked.has(d))) marked.add(path);
@@ -179,13 +187,14 @@ export function candidateFiles(
   options: CodemodOptions,
   tsconfig = options.tsconfig ? readTsconfig(options.tsconfig) : undefined,
   resolveImport = tsconfig && importResolver(raws, tsconfig.options),
+  parsedAhead?: ParsedAhead,
 ): Set<string> {
-  return candidates(raws, tsconfig && resolveImport && { options: tsconfig.options, resolveImport }, (options.config?.baseUrls ?? []).map((b) => b.name));
+  return candidates(raws, tsconfig && resolveImport && { options: tsconfig.options, resolveImport, ...(parsedAhead ? { parsedAhead } : {}) }, (options.config?.baseUrls ?? []).map((b) => b.name));
 }
 
 /** The prefilter's candidates, narrowed to a shard's with --shard. */
-function chosen(raws: ReadonlyMap<string, string>, options: CodemodOptions, tsconfig: ProgramConfig | undefined, resolveImport: ImportResolver | undefined): ReadonlySet<string> {
-  const every = candidateFiles(raws, options, tsconfig, resolveImport);
+function chosen(raws: ReadonlyMap<string, string>, options: CodemodOptions, tsconfig: ProgramConfig | undefined, resolveImport: ImportResolver | undefined, parsedAhead: ParsedAhead | undefined): ReadonlySet<string> {
+  const every = candidateFiles(raws, options, tsconfig, resolveImport, parsedAhead);
   return options.narrow ? options.narrow(raws, every) : every;
 }
 
@@ -269,6 +278,8 @@ interface BatchRun {
   data: DataAccess;
   /** The lib and .d.ts trees, parsed and bound once for every batch's program. */
   trees: DeclarationTrees;
+  /** The candidates' trees the typed scope parsed, for a run in one batch: its program takes them. */
+  parsedAhead?: ParsedAhead;
   outcomeOf: (path: string, result: Omit<FileResult, 'tree'>, before: string) => FileOutcome;
   /** The run's files some batch's program read (a --jobs run checks that no other part changes them). */
   analysed: Set<string>;
@@ -332,8 +343,11 @@ function migrateBatchFiles(run: BatchRun, batch: readonly string[]): BatchTrees 
   const texts = textsOf(raws);
   // The parse options of each file, to parse its migrated text alike.
   const parses = new Map<string, ParseOptions>();
-  const host = hostWithTexts(compilerOptions, texts, undefined, (name, how) => parses.set(resolve(name), how), run.trees);
+  const ahead = run.parsedAhead;
+  const host = hostWithTexts(compilerOptions, texts, ahead && ((name, how) => ahead.take(name, how)), (name, how) => parses.set(resolve(name), how), run.trees);
   const program = ts.createProgram({ rootNames: [...batch, ...run.declarations], options: compilerOptions, host });
+  // The modules the typed scope read and the program did not take are of no more use.
+  ahead?.clear();
   const sourceFiles = batch.flatMap((p) => program.getSourceFile(p) ?? []);
   const analysis = new Analysis(program.getTypeChecker(), sourceFiles, (sf) => run.imported.has(resolve(sf.fileName)), options.config, run.data);
   // Files that declare resource types are migrated with the values they describe.
@@ -413,7 +427,8 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
   const compilerOptions = config.options;
   const resolveImport = options.tsconfig ? importResolver(raws, compilerOptions) : undefined;
-  const selected = options.selected ?? chosen(raws, options, options.tsconfig ? config : undefined, resolveImport);
+  const parsedAhead = options.tsconfig && !options.selected ? new ParsedAhead(compilerOptions, WHOLE_RUN_FILES) : undefined;
+  const selected = options.selected ?? chosen(raws, options, options.tsconfig ? config : undefined, resolveImport, parsedAhead);
   let typeCheck: TypeCheckSummary | undefined;
   let analysed: string[] | undefined;
   if (selected.size > 0) {
@@ -424,6 +439,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       options,
       compilerOptions,
       ...(resolveImport ? { resolveImport } : {}),
+      ...(parsedAhead ? { parsedAhead } : {}),
       declarations: config.declarations,
       // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
       imported: options.tsconfig ? new Set<string>() : importedFiles(raws),
@@ -439,7 +455,10 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       done: files.length - selected.size,
       total: files.length,
     };
-    for (const [i, batch] of batches(raws, selected, run.resolveImport).entries()) {
+    const parts = batches(raws, selected, run.resolveImport);
+    // A batch's trees would wait beside the others' until its turn: only a run in one batch takes them.
+    if (parts.length > 1) parsedAhead?.clear();
+    for (const [i, batch] of parts.entries()) {
       if (i > 0) collectGarbage();
       const checked = migrateBatch(run, batch);
       if (checked) typeCheck = { files: (typeCheck?.files ?? 0) + checked.files, before: (typeCheck?.before ?? 0) + checked.before, after: (typeCheck?.after ?? 0) + checked.after };

@@ -4,7 +4,6 @@
  * each imported binding comes from. No program and no checker: it is read before the program is made.
  */
 import { ts } from 'ts-morph';
-import { scriptKind } from './program.js';
 
 export interface TopLevelStatement {
   /** The local names it declares; `export default <expression>` declares DEFAULT_EXPORT. */
@@ -101,8 +100,8 @@ export function readExports(statement: ts.Statement, shape: Exports, names = dec
   else if (hasModifier(statement, ts.SyntaxKind.ExportKeyword)) for (const name of names) shape.exports.set(hasModifier(statement, ts.SyntaxKind.DefaultKeyword) ? 'default' : name, name);
 }
 
-export function readModuleShape(path: string, text: string): ModuleShape {
-  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path));
+/** The shape of a module, from its tree. */
+export function readModuleShape(sf: ts.SourceFile): ModuleShape {
   const shape: ModuleShape = { statements: [], exports: new Map(), imports: new Map(), reexports: new Map(), reexportsAll: [], opaque: false };
   for (const statement of sf.statements) {
     if (ts.isImportDeclaration(statement)) readImport(statement, shape.imports);
@@ -117,6 +116,6 @@ export function readModuleShape(path: string, text: string): ModuleShape {
       shape.statements.push({ names, declaresType, mentions: identifiersIn(statement, new Set()), text: statement.getText(sf) });
     }
   }
-  shape.opaque = shape.exports.size + shape.reexports.size + shape.reexportsAll.length === 0 && /\bmodule\.exports\b|\bexports\.[\w$]+\s*=/.test(text);
+  shape.opaque = shape.exports.size + shape.reexports.size + shape.reexportsAll.length === 0 && /\bmodule\.exports\b|\bexports\.[\w$]+\s*=/.test(sf.text);
   return shape;
 }

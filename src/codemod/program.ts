@@ -41,9 +41,14 @@ export function scriptKind(path: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
+/** A text parsed alone, by no program's rules (the latest syntax, the script kind its name tells), without parents. */
+export function parseAlone(path: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path));
+}
+
 /** Syntax errors of a text, by the same parser; empty when it parses. */
 export function syntaxErrors(path: string, text: string): string[] {
-  return parseErrors(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path)));
+  return parseErrors(parseAlone(path, text));
 }
 
 /** Syntax errors of a parsed file, each as `line: message`. */
@@ -93,13 +98,74 @@ function remembered(ask: (name: string) => boolean): (name: string) => boolean {
   };
 }
 
-/** Trees a host hands out in place of parsing: the before program's, for the files the migration left as they were. */
-export type SourceFileSource = (name: string) => ts.SourceFile | undefined;
+/** Trees a host hands out in place of parsing (`how`: the program's parse options for the file). */
+export type SourceFileSource = (name: string, how: ParseOptions) => ts.SourceFile | undefined;
+
+/** How a program parses its files: TypeScript's own rules, which its declarations leave out. */
+interface ParseRules {
+  getEmitScriptTarget(options: ts.CompilerOptions): ts.ScriptTarget;
+  getSetExternalModuleIndicator(options: ts.CompilerOptions): (file: ts.SourceFile) => void;
+}
+
+/**
+ * Trees parsed before the program by the program's own rules (the typed scope reads the candidates'
+ * modules), each handed once to the program in place of a second parse: on the 5,000-file bench the
+ * candidates were parsed twice. A tree is taken only where the program asks for the same parse
+ * (target, module format, JSDoc), else the program parses the file itself. At most `limit` trees are
+ * kept: a larger run goes in batches, and its trees would wait for their batch beside the others.
+ */
+export class ParsedAhead {
+  private readonly trees = new Map<string, ts.SourceFile>();
+  private readonly packageJsons: ts.PackageJsonInfoCache;
+  private readonly rules = ts as unknown as Partial<ParseRules>;
+  private full = false;
+
+  constructor(
+    private readonly options: ts.CompilerOptions,
+    private readonly limit: number,
+  ) {
+    this.packageJsons = ts.createModuleResolutionCache(process.cwd(), (name) => name, options).getPackageJsonInfoCache();
+    // Without the rules (a TypeScript that moved them), nothing is kept: the program parses alone.
+    this.full = typeof this.rules.getEmitScriptTarget !== 'function' || typeof this.rules.getSetExternalModuleIndicator !== 'function';
+  }
+
+  /** A file's tree as the program will parse its text, kept for the program while there is room. */
+  parse(path: string, text: string): ts.SourceFile {
+    if (this.full) return parseAlone(path, text);
+    const { getEmitScriptTarget, getSetExternalModuleIndicator } = this.rules as ParseRules;
+    const how: ts.CreateSourceFileOptions = {
+      languageVersion: getEmitScriptTarget(this.options),
+      impliedNodeFormat: ts.getImpliedNodeFormatForFile(path, this.packageJsons, ts.sys, this.options),
+      setExternalModuleIndicator: getSetExternalModuleIndicator(this.options),
+    };
+    // As a compiler host parses: parents set, the script kind told by the file name.
+    const sf = ts.createSourceFile(path, text, how, true);
+    if (this.trees.size >= this.limit) this.clear();
+    else this.trees.set(resolve(path), sf);
+    return sf;
+  }
+
+  /** The tree of a file, once, when the program parses it as it was parsed here. */
+  take(name: string, how: ParseOptions): ts.SourceFile | undefined {
+    const sf = this.trees.get(resolve(name));
+    if (!sf) return undefined;
+    this.trees.delete(resolve(name));
+    const asked = typeof how === 'number' ? { languageVersion: how } : how;
+    const alike = sf.languageVersion === asked.languageVersion && sf.impliedNodeFormat === asked.impliedNodeFormat && (asked.jsDocParsingMode ?? ts.JSDocParsingMode.ParseAll) === ts.JSDocParsingMode.ParseAll;
+    return alike ? sf : undefined;
+  }
+
+  /** Drops every tree kept, and keeps none from now on. */
+  clear(): void {
+    this.trees.clear();
+    this.full = true;
+  }
+}
 
 /**
  * A compiler host that reads the run's texts (BOM removed) in place of the files on disk, and the
  * lib files from memory. `parsed` hands out trees made already; `onParse` is told the parse
- * options of each file the host parses itself (the program's, to parse a new text alike).
+ * options of each file the program asks for but the lib's (the program's, to parse a new text alike).
  */
 export function hostWithTexts(
   options: ts.CompilerOptions,
@@ -118,10 +184,10 @@ export function hostWithTexts(
   host.fileExists = (name) => LIB_FILES.has(name) || fileExists(name);
   host.readFile = (name) => LIB_FILES.get(name) ?? texts(resolve(name)) ?? readFile(name);
   host.getSourceFile = (name, how, onError, fresh) => {
-    const made = parsed?.(name) ?? declarations?.get(name);
-    if (made) return made;
+    const declared = declarations?.get(name);
+    if (declared) return declared;
     onParse?.(name, how);
-    const sf = getSourceFile(name, how, onError, fresh);
+    const sf = parsed?.(name, how) ?? getSourceFile(name, how, onError, fresh);
     if (sf?.isDeclarationFile) declarations?.set(name, sf);
     return sf;
   };
@@ -149,6 +215,6 @@ export function parsesAlike(how: ParseOptions | undefined): boolean {
  * parses it where the two would read it differently.
  */
 export function parseAlike(path: string, text: string, how: ParseOptions | undefined): { sf: ts.SourceFile; shared: boolean } {
-  if (how === undefined || !parsesAlike(how)) return { sf: ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(path)), shared: false };
+  if (how === undefined || !parsesAlike(how)) return { sf: parseAlone(path, text), shared: false };
   return { sf: ts.createSourceFile(path, text, how, false, scriptKind(path)), shared: true };
 }

@@ -14,7 +14,8 @@ import { basename, dirname } from 'node:path';
 import { ts } from 'ts-morph';
 import { migratingMemberNames } from '../contract/index.js';
 import { readModuleShape, type Imported, type ModuleShape } from './module-shape.js';
-import { scriptKind, type ImportResolver } from './program.js';
+import { parseAlone, scriptKind, type ImportResolver } from './program.js';
+import { readSourceText } from './source-text.js';
 
 /** A type with a member a migration renames (as the contract stands for this run): it may be the record type of v1 code that imports it. */
 const renamableType = () => new RegExp(`\\b(?:interface|type)\\s+\\w+[\\s\\S]*?\\b(?:${[...migratingMemberNames()].join('|')})\\??\\s*:`);
@@ -116,6 +117,8 @@ export class TypedScope {
     options: ts.CompilerOptions,
     private readonly resolveFrom: ImportResolver,
     private readonly holdsV1: (text: string) => boolean,
+    /** Parses a module's text (BOM removed): the run's program may take the tree (program.ts, ParsedAhead). */
+    private readonly parse: (path: string, text: string) => ts.SourceFile = parseAlone,
   ) {
     // A `paths` key without a wildcard names a module by an alias its file name does not show.
     this.exactPaths = new Set(Object.keys(options.paths ?? {}).filter((key) => !key.includes('*')));
@@ -141,7 +144,7 @@ export class TypedScope {
 
   private state(path: string): ModuleState {
     let state = this.modules.get(path);
-    if (!state) this.modules.set(path, (state = { shape: readModuleShape(path, this.raws.get(path)!), seeded: new Set(), carrying: new Set() }));
+    if (!state) this.modules.set(path, (state = { shape: readModuleShape(this.parse(path, readSourceText(this.raws.get(path)!).text)), seeded: new Set(), carrying: new Set() }));
     return state;
   }
 

@@ -1,8 +1,9 @@
 /**
  * The compiler programs of a run: their options (a tsconfig's, or each file alone), a compiler host
  * that reads the run's texts in place of the files on disk, and the parses they share. A file is
- * parsed once per text: the program after the migration takes the unchanged files' trees from the
- * program before it, and the changed files' trees from the check that their new text parses.
+ * parsed once per text: the program before the migration takes the candidates' trees from the typed
+ * scope (a run in one batch), the program after it the unchanged files' trees from the program before
+ * it, and the changed files' trees from the check that their new text parses.
  */
 import { resolve } from 'node:path';
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';

@@ -13,7 +13,7 @@ import type { ResourceTypes } from './resource-types.js';
 import { unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
-import { holdsDeclaredType, namesMaybeNarrowed } from './narrowing.js';
+import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
@@ -219,12 +219,18 @@ export class DataFlow {
     return type;
   }
 
-  /** A variable's type where it is read: its declared type, asked once for all its reads, when nothing in the file can narrow it (narrowing.ts). */
+  /**
+   * A variable's type where it is read, as shapes tell it: its declared type, asked once for all its
+   * reads, when nothing in the file can narrow it, or when it is made of primitives, which narrowing
+   * keeps so (narrowing.ts); else the checker's type at the read.
+   */
   private referenceType(n: ts.Identifier): ts.Type {
     const declaration = this.declarationOf(n);
     if (!declaration || !(ts.isParameter(declaration) || ts.isVariableDeclaration(declaration)) || !ts.isIdentifier(declaration.name) || declaration.name === n) return this.typeAt(n);
-    if (declaration.getSourceFile() !== this.sf || namesMaybeNarrowed(this.sf).has(n.text)) return this.typeAt(n);
+    if (declaration.getSourceFile() !== this.sf) return this.typeAt(n);
     const declared = (ts.isParameter(declaration) && this.elementParameterType(declaration)) || this.typeAt(declaration.name);
+    if (onlyPrimitives(declared)) return declared;
+    if (namesMaybeNarrowed(this.sf).has(n.text)) return this.typeAt(n);
     return holdsDeclaredType(this.checker, declared) ? declared : this.typeAt(n);
   }
 

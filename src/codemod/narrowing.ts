@@ -93,3 +93,14 @@ export function holdsDeclaredType(checker: ts.TypeChecker, type: ts.Type): boole
   }
   return true;
 }
+
+const PRIMITIVE = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.ESSymbolLike | ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Void;
+
+/**
+ * Whether a declared type is made of primitives only (`number`, `string | undefined`, an enum):
+ * whatever narrows its name (a condition, a predicate, an assignment) reads a part of it, still no
+ * object, so never a resource, an envelope or an array. Its references need no question each.
+ */
+export function onlyPrimitives(type: ts.Type): boolean {
+  return type.isUnion() ? type.types.every((t) => (t.flags & PRIMITIVE) !== 0) : (type.flags & PRIMITIVE) !== 0;
+}

@@ -18,12 +18,11 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-/** A program over `path` whose host takes the trees `ahead` kept, and how it parsed the file. */
+/** A program over `path` whose host takes the trees `ahead` kept. */
 function programOver(path: string, text: string, options: ts.CompilerOptions, ahead: ParsedAhead) {
-  let how: unknown;
-  const host = hostWithTexts(options, (name) => (name === path ? text : undefined), (name, asked) => ahead.take(name, asked), (name, asked) => name === path && (how = asked));
+  const host = hostWithTexts(options, (name) => (name === path ? text : undefined), (name, how) => ahead.take(name, how));
   const program = ts.createProgram({ rootNames: [path], options, host });
-  return { sf: program.getSourceFile(path)!, how, program };
+  return { sf: program.getSourceFile(path)!, program };
 }
 
 const TEXT = "export const group = { id: 'g1' };\nexport type Group = typeof group;\n";

@@ -119,7 +119,8 @@ export class ParsedAhead {
   private readonly trees = new Map<string, ts.SourceFile>();
   private readonly packageJsons: ts.PackageJsonInfoCache;
   private readonly rules = ts as unknown as Partial<ParseRules>;
-  private full = false;
+  /** False once the limit is passed or the program is built (and without the rules): from then on nothing is kept. */
+  private keeping: boolean;
 
   constructor(
     private readonly options: ts.CompilerOptions,
@@ -127,12 +128,12 @@ export class ParsedAhead {
   ) {
     this.packageJsons = ts.createModuleResolutionCache(process.cwd(), (name) => name, options).getPackageJsonInfoCache();
     // Without the rules (a TypeScript that moved them), nothing is kept: the program parses alone.
-    this.full = typeof this.rules.getEmitScriptTarget !== 'function' || typeof this.rules.getSetExternalModuleIndicator !== 'function';
+    this.keeping = typeof this.rules.getEmitScriptTarget === 'function' && typeof this.rules.getSetExternalModuleIndicator === 'function';
   }
 
   /** A file's tree as the program will parse its text, kept for the program while there is room. */
   parse(path: string, text: string): ts.SourceFile {
-    if (this.full) return parseAlone(path, text);
+    if (!this.keeping) return parseAlone(path, text);
     const { getEmitScriptTarget, getSetExternalModuleIndicator } = this.rules as ParseRules;
     const how: ts.CreateSourceFileOptions = {
       languageVersion: getEmitScriptTarget(this.options),
@@ -159,7 +160,7 @@ export class ParsedAhead {
   /** Drops every tree kept, and keeps none from now on. */
   clear(): void {
     this.trees.clear();
-    this.full = true;
+    this.keeping = false;
   }
 }
 

@@ -18,7 +18,7 @@ import type { DataAccess, DataFile } from './data-files.js';
 import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
 import { BARE_OPTIONS, hostWithTexts, importResolver, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ImportResolver, type ParseOptions, type ProgramConfig, ParsedAhead } from './program.js';
-import { introducedErrors, type TypeCheckSummary } from './self-check.js';
+import { addTypeChecks, introducedErrors, type TypeCheckSummary } from './self-check.js';
 import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
 import { analysedTogether, importsOf, stemIndex, type ImportReader } from './imports.js';
@@ -461,7 +461,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
     for (const [i, batch] of parts.entries()) {
       if (i > 0) collectGarbage();
       const checked = migrateBatch(run, batch);
-      if (checked) typeCheck = { files: (typeCheck?.files ?? 0) + checked.files, before: (typeCheck?.before ?? 0) + checked.before, after: (typeCheck?.after ?? 0) + checked.after };
+      if (checked) typeCheck = addTypeChecks(typeCheck, checked);
     }
     analysed = [...run.analysed];
   }

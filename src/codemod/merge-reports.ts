@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { checkShardSet, type NamedReport } from '../report/shard-set.js';
-import type { CodemodReport, CodemodSummary } from './report.js';
+import { typeErrors, type CodemodReport, type CodemodSummary } from './report.js';
 
 export function isCodemodReport(value: unknown): value is CodemodReport {
   const r = value as Partial<CodemodReport> | null;
@@ -22,7 +22,7 @@ function mergeSummaries(summaries: readonly CodemodSummary[]): CodemodSummary {
     review: sum((s) => s.review),
     errors: sum((s) => s.errors),
     ms: Math.max(...summaries.map((s) => s.ms)),
-    ...(typed.length > 0 ? { typeErrors: { before: typed.reduce((n, t) => n + t.before, 0), after: typed.reduce((n, t) => n + t.after, 0) } } : {}),
+    ...(typed.length > 0 ? { typeErrors: typeErrors(typed.reduce((n, t) => n + t.before, 0), typed.reduce((n, t) => n + t.after, 0), [...new Set(typed.flatMap((t) => t.notInstalled ?? []))].sort()) } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import { TRANSFORMS } from '../../codemods/index.js';
 import { UsageError } from '../errors.js';
 import type { CodemodConfig } from './config.js';
 import { candidateFiles, runCodemod, type CodemodOptions, type CodemodRun, type FileOutcome } from './engine.js';
-import type { TypeCheckSummary } from './self-check.js';
+import { addTypeChecks, type TypeCheckSummary } from './self-check.js';
 import { isReported } from './report.js';
 import { analysedTogether } from './imports.js';
 import { assignShards } from './shards.js';
@@ -150,12 +150,6 @@ function mergeParts(files: readonly string[], texts: ReadonlyMap<string, string>
   return [...outcomes.values()].sort((a, b) => (a.relative < b.relative ? -1 : 1));
 }
 
-function sumTypeChecks(summaries: readonly (TypeCheckSummary | undefined)[]): TypeCheckSummary | undefined {
-  const given = summaries.filter((s): s is TypeCheckSummary => s !== undefined);
-  if (given.length === 0) return undefined;
-  return given.reduce((sum, s) => ({ files: sum.files + s.files, before: sum.before + s.before, after: sum.after + s.after }));
-}
-
 /**
  * The codemod run over `jobs` threads when it is large enough to pay for them, else on this one.
  * Its outcomes are those of `runCodemod` with the same arguments.
@@ -205,6 +199,6 @@ export async function runCodemodJobs(files: readonly string[], transforms: reado
   }
   const outcomes = mergeParts(files, texts, done, cwd);
   if (!outcomes) return single();
-  const typeCheck = sumTypeChecks(done.map((d) => d.typeCheck));
+  const typeCheck = done.reduce<TypeCheckSummary | undefined>((sum, d) => (d.typeCheck ? addTypeChecks(sum, d.typeCheck) : sum), undefined);
   return { files: outcomes, ms: performance.now() - started, ...(typeCheck ? { typeCheck } : {}) };
 }

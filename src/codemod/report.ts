@@ -13,8 +13,11 @@ export interface CodemodSummary {
   review: number;
   errors: number;
   ms: number;
-  /** With a tsconfig: type errors of the changed files and their importers before and after the migration. */
-  typeErrors?: { before: number; after: number };
+  /**
+   * With a tsconfig: type errors of the changed files and their importers before and after the
+   * migration; `notInstalled`, when any, the packages they import that are not installed.
+   */
+  typeErrors?: { before: number; after: number; notInstalled?: string[] };
 }
 
 export function summarise(run: CodemodRun): CodemodSummary {
@@ -27,13 +30,35 @@ export function summarise(run: CodemodRun): CodemodSummary {
     review: run.files.reduce((n, f) => n + f.review.length, 0),
     errors,
     ms: Math.round(run.ms),
-    ...(run.typeCheck ? { typeErrors: { before: run.typeCheck.before, after: run.typeCheck.after } } : {}),
+    ...(run.typeCheck ? { typeErrors: typeErrors(run.typeCheck.before, run.typeCheck.after, run.typeCheck.notInstalled) } : {}),
   };
 }
 
-export function summaryLine(s: CodemodSummary, wrote: boolean): string {
+/** The summary's type errors: packages not installed are named only when there are some. */
+export function typeErrors(before: number, after: number, notInstalled: readonly string[]): NonNullable<CodemodSummary['typeErrors']> {
+  return { before, after, ...(notInstalled.length > 0 ? { notInstalled: [...notInstalled] } : {}) };
+}
+
+/**
+ * What a type check without some of the project's packages is worth, in one sentence for the
+ * terminal, the reports and an annotation; undefined when every import was found.
+ */
+export function notInstalledWarning(s: CodemodSummary): string | undefined {
+  const names = s.typeErrors?.notInstalled;
+  if (!names?.length) return undefined;
+  const list = names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
+  return `the type check cannot find packages the files it checks import (${list}): it reads them as any, so its errors after the migration may not be the migration's, and some that are may not show. Install the project's packages (npm ci) and run again.`;
+}
+
+function summaryLine(s: CodemodSummary, wrote: boolean): string {
   const types = s.typeErrors ? `, type errors before ${s.typeErrors.before}, after ${s.typeErrors.after}` : '';
   return `${s.scanned} files scanned, ${s.changed} ${wrote ? 'changed' : 'to change'}, ${s.unchanged} unchanged, ${s.review} manual-review items, ${s.errors} errors${types}, ${(s.ms / 1000).toFixed(1)} s`;
+}
+
+/** The run's summary for the terminal: its line, and the warning when some packages are not installed. */
+export function summaryLines(s: CodemodSummary, wrote: boolean): string[] {
+  const warning = notInstalledWarning(s);
+  return [summaryLine(s, wrote), ...(warning ? [`warning: ${warning}`] : [])];
 }
 
 export function reviewLines(files: readonly Pick<FileOutcome, 'relative' | 'error' | 'review'>[]): string[] {
@@ -93,7 +118,8 @@ function summaryTable(report: CodemodReport): string {
   const header = ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after'];
   const types = s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)';
   const part = report.shard ? ` (shard ${report.shard.index} of ${report.shard.count})` : '';
-  return `## migrate-v2: v1 to v2beta1${part}\n\n${table(header, [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), types]])}\n\n`;
+  const warning = notInstalledWarning(s);
+  return `## migrate-v2: v1 to v2beta1${part}\n\n${table(header, [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), types]])}\n\n${warning ? `> **Warning:** ${warning}\n\n` : ''}`;
 }
 
 function reviewRows(report: CodemodReport): string[] {
@@ -133,12 +159,12 @@ function changesListing(changed: CodemodReport['files'], options: MarkdownOption
   };
 }
 
-/** `--format github`: a warning on each manual-review line, an error on each file that failed. */
+/** `--format github`: a warning on each manual-review line, an error on each file that failed, and the run's own warning. */
 export function githubAnnotations(report: CodemodReport): string {
-  return report.files
-    .flatMap((f) => [
-      ...(f.error ? [workflowCommand({ level: 'error', file: f.path, title: 'migrate-v2', message: f.error })] : []),
-      ...f.review.map((r) => workflowCommand({ level: 'warning', file: f.path, line: r.line, title: `migrate-v2 ${r.transform}`, message: r.why })),
-    ])
-    .join('');
+  const warning = notInstalledWarning(report.summary);
+  const files = report.files.flatMap((f) => [
+    ...(f.error ? [workflowCommand({ level: 'error', file: f.path, title: 'migrate-v2', message: f.error })] : []),
+    ...f.review.map((r) => workflowCommand({ level: 'warning', file: f.path, line: r.line, title: `migrate-v2 ${r.transform}`, message: r.why })),
+  ]);
+  return [...(warning ? [workflowCommand({ level: 'warning', title: 'migrate-v2 self-check', message: warning })] : []), ...files].join('');
 }

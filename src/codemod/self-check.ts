@@ -6,6 +6,7 @@
  * errors after it. Of a changed file only the statements an error could come to are checked
  * (self-check-scope.ts).
  */
+import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import type { FileOutcome } from './engine.js';
@@ -16,6 +17,17 @@ export interface TypeCheckSummary {
   files: number;
   before: number;
   after: number;
+  /**
+   * Packages the checked files import that the compiler cannot find (not installed): their types
+   * read as `any`, so errors before and after the migration are not what the project would show.
+   */
+  notInstalled: string[];
+}
+
+/** Two parts' (or batches') self-checks as one. */
+export function addTypeChecks(a: TypeCheckSummary | undefined, b: TypeCheckSummary): TypeCheckSummary {
+  if (!a) return b;
+  return { files: a.files + b.files, before: a.before + b.before, after: a.after + b.after, notInstalled: [...new Set([...a.notInstalled, ...b.notInstalled])].sort() };
 }
 
 /** A program's diagnostics for some statements of a file: TypeScript's parameter for its editors' region checks, which its declarations leave out. */
@@ -28,6 +40,58 @@ function errorsOf(program: ts.Program, files: readonly string[], scopes?: Readon
     const sf = program.getSourceFile(f);
     return sf ? [...program.getSyntacticDiagnostics(sf), ...semantic(sf, undefined, scopes?.get(sf))].filter((d) => d.category === ts.DiagnosticCategory.Error) : [];
   });
+}
+
+/**
+ * "Cannot find module 'x' or its corresponding type declarations", the same with a hint about
+ * moduleResolution, and "Cannot find name 'node:fs'. Do you need to install type definitions for node?".
+ */
+const MODULE_NOT_FOUND = new Set([2307, 2792, 2580, 2591]);
+
+/** The package a bare import specifier names; a Node built-in's types come from @types/node. */
+function packageOf(specifier: string): string {
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) return '@types/node';
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** The specifiers of a file's imports and re-exports that name a package, or a path the tsconfig maps. */
+function bareSpecifiers(sf: ts.SourceFile): ts.StringLiteral[] {
+  return sf.statements.flatMap((s) => {
+    const specifier = (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier) ? s.moduleSpecifier : undefined;
+    return specifier && !specifier.text.startsWith('.') && !specifier.text.startsWith('/') ? [specifier] : [];
+  });
+}
+
+/**
+ * The packages `files` import that the compiler cannot find, as the compiler says (so that a module
+ * a declaration file declares counts as found). A specifier a tsconfig path maps to the project's
+ * own files is not a package: not finding it is the project's error, not a missing install.
+ */
+function packagesNotFound(program: ts.Program, files: readonly string[]): string[] {
+  const semantic = program.getSemanticDiagnostics as SemanticDiagnostics;
+  const mapped = pathAliases(program.getCompilerOptions());
+  const names = new Set<string>();
+  for (const file of files) {
+    const sf = program.getSourceFile(file);
+    const specifiers = sf ? bareSpecifiers(sf).filter((s) => !mapped(s.text)) : [];
+    if (specifiers.length === 0) continue;
+    // The statements are a hint: a file checked whole already answers every diagnostic of it.
+    const missing = semantic(sf!, undefined, specifiers.map((s) => s.parent as ts.Statement)).filter((d) => MODULE_NOT_FOUND.has(d.code));
+    for (const s of specifiers) if (missing.some((d) => d.start !== undefined && d.start >= s.getStart(sf) && d.start < s.end)) names.add(packageOf(s.text));
+  }
+  return [...names].sort();
+}
+
+/** Whether a specifier matches a tsconfig `paths` pattern that maps into the project rather than into node_modules. */
+function pathAliases(options: ts.CompilerOptions): (specifier: string) => boolean {
+  const patterns = Object.entries(options.paths ?? {})
+    .filter(([, targets]) => !targets.every((t) => t.includes('node_modules/')))
+    .map(([pattern]) => {
+      const star = pattern.indexOf('*');
+      return star < 0 ? (s: string) => s === pattern : (s: string) => s.length >= pattern.length - 1 && s.startsWith(pattern.slice(0, star)) && s.endsWith(pattern.slice(star + 1));
+    });
+  return (specifier) => patterns.some((matches) => matches(specifier));
 }
 
 const keyOf = (d: ts.Diagnostic) => `${d.file?.fileName}\u0000${d.code}\u0000${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
@@ -63,7 +127,7 @@ export interface SelfCheckInput {
 export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
   const { outcomes, outcomeOf } = input;
   const changed = new Set([...outcomes].filter(([, o]) => o.changed).map(([p]) => p));
-  if (changed.size === 0) return { files: 0, before: 0, after: 0 };
+  if (changed.size === 0) return { files: 0, before: 0, after: 0, notInstalled: [] };
   const after = ts.createProgram({ rootNames: input.rootNames, options: input.options, host: input.afterHost });
   const checked = [...new Set([...changed, ...importersOf(after, changed, input.resolveImport).map((f) => resolve(f))])];
   // A file whose changed lines are not known is checked whole.
@@ -92,5 +156,5 @@ export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
     const line = d.file!.getLineAndCharacterOfPosition(d.start).line + 1;
     outcome.review.push({ line, why: `type error after migration: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (TS${d.code})`, transform: 'self-check' });
   }
-  return { files: checked.length, before: before.length, after: afterErrors.length };
+  return { files: checked.length, before: before.length, after: afterErrors.length, notInstalled: packagesNotFound(after, checked) };
 }

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isCodemodReport, mergeCodemodReports } from '../codemod/merge-reports.js';
-import { githubAnnotations as codemodAnnotations, renderMarkdown as codemodMarkdown, summaryLine, reviewLines, type CodemodReport } from '../codemod/report.js';
+import { githubAnnotations as codemodAnnotations, renderMarkdown as codemodMarkdown, summaryLines, reviewLines, type CodemodReport } from '../codemod/report.js';
 import { UsageError } from '../errors.js';
 import { jsonReport, writeReports } from '../report/report-files.js';
 import type { NamedReport } from '../report/shard-set.js';
@@ -71,6 +71,6 @@ export async function mergeReportsCommand(paths: readonly string[], o: MergeRepo
   let stdout: string;
   if (o.format === 'github') stdout = merged.kind === 'audit' ? auditAnnotations(merged.report) : codemodAnnotations(merged.report);
   else if (merged.kind === 'audit') stdout = renderTerminal(merged.report);
-  else stdout = [...reviewLines(merged.report.files.map((f) => ({ ...f, relative: f.path }))), summaryLine(merged.report.summary, merged.report.mode === 'write'), ''].join('\n');
+  else stdout = [...reviewLines(merged.report.files.map((f) => ({ ...f, relative: f.path }))), ...summaryLines(merged.report.summary, merged.report.mode === 'write'), ''].join('\n');
   return { merged, stdout, written };
 }

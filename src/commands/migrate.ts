@@ -10,7 +10,7 @@ import { findConfig, loadConfig } from '../codemod/config.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
 import { findFiles } from '../codemod/files.js';
 import { runCodemodJobs } from '../codemod/parallel.js';
-import { buildReport, githubAnnotations, renderMarkdown, reviewLines, summaryLine, summarise, type CodemodReport } from '../codemod/report.js';
+import { buildReport, githubAnnotations, renderMarkdown, reviewLines, summaryLines, summarise, type CodemodReport } from '../codemod/report.js';
 import { CodemodShard } from '../codemod/shards.js';
 import type { Transform } from '../codemod/transform.js';
 import { refuseDirty } from '../codemod/write-files.js';
@@ -131,7 +131,7 @@ export async function migrateCommand(paths: readonly string[] | undefined, o: Mi
   else if (annotate) stdout = githubAnnotations(report);
   else if (!o.quiet && !o.write) stdout = io.colour ? colourDiff(patch) : patch;
   const review = reviewLines(run.files);
-  const stderr = o.json ? '' : [...(o.quiet ? [] : review), summaryLine(summary, Boolean(o.write)), ''].join('\n');
+  const stderr = o.json ? '' : [...(o.quiet ? [] : review), ...summaryLines(summary, Boolean(o.write)), ''].join('\n');
   const exitCode = summary.errors > 0 ? 2 : o.check && (summary.changed > 0 || summary.review > 0) ? 1 : 0;
   return { exitCode, stdout, stderr, report };
 }

@@ -1,0 +1,84 @@
+/**
+ * A project whose packages are not installed (a CI job that checked it out and installed only
+ * migrate-v2): the self-check cannot see those packages' types, and the run says so, naming them,
+ * on the terminal, in both reports, as an annotation, and through merge-reports. A path alias and a
+ * module a declaration file declares are not packages; installed, nothing is said.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const FILES: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true, paths: { '@app/*': ['./app/*'] } },
+    include: ['*.ts'],
+  }),
+  'package.json': '{ "type": "module" }',
+  'declared.d.ts': "declare module 'declared-pkg' {\n  export const region: string;\n}\n",
+  'api.ts': [
+    "import { retrying } from 'http-retry-kit';",
+    "import { pad } from '@acme/pad/strings';",
+    "import { region } from 'declared-pkg';",
+    "import { level } from '@app/log-level';",
+    '',
+    'export async function groupNames(base: string): Promise<string[]> {',
+    '  const res = await retrying(() => fetch(`${base}/iam/v1/groups`));',
+    '  const body = (await res.json()) as { items: { id: string; name: string }[] };',
+    '  return body.items.map((g) => pad(`${g.id} ${g.name} ${region} ${level}`));',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+/** The two packages api.ts imports, as installed packages with their types. */
+const INSTALLED: Record<string, string> = {
+  'node_modules/http-retry-kit/package.json': '{ "name": "http-retry-kit", "version": "1.0.0", "types": "index.d.ts" }',
+  'node_modules/http-retry-kit/index.d.ts': 'export declare function retrying<T>(call: () => Promise<T>): Promise<T>;\n',
+  'node_modules/@acme/pad/package.json': '{ "name": "@acme/pad", "version": "1.0.0", "exports": { "./strings": { "types": "./strings.d.ts" } } }',
+  'node_modules/@acme/pad/strings.d.ts': 'export declare function pad(text: string): string;\n',
+};
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-not-installed-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+const WARNING = /the type check cannot find packages the files it checks import \(@acme\/pad, http-retry-kit\)/;
+
+it('names the packages the checked files import that are not installed, and no alias or declared module', async () => {
+  const dir = project(FILES);
+  const r = await runCli(['.', '--report', 'run.json', '--report', 'run.md'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toMatch(/1 files scanned, 1 to change/);
+  expect(r.stderr).toMatch(new RegExp(`\\nwarning: ${WARNING.source}.*Install the project's packages \\(npm ci\\) and run again\\.\\n$`));
+  const report = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+  expect(report.summary.typeErrors.notInstalled).toEqual(['@acme/pad', 'http-retry-kit']);
+  expect(readFileSync(join(dir, 'run.md'), 'utf8')).toMatch(new RegExp(`\\|\\n\\n> \\*\\*Warning:\\*\\* ${WARNING.source}`));
+
+  const annotated = await runCli(['.', '--format', 'github'], { cwd: dir });
+  expect(annotated.stdout.split('\n')[0]).toMatch(new RegExp(`^::warning title=migrate-v2 self-check::${WARNING.source}`));
+
+  // A matrix whose shards each saw some of them: the merged report names them all, once.
+  const other = { ...report, summary: { ...report.summary, typeErrors: { ...report.summary.typeErrors, notInstalled: ['axios', 'http-retry-kit'] } }, files: [] };
+  writeFileSync(join(dir, 'shard-1.json'), JSON.stringify({ ...report, shard: { index: 1, count: 2 } }));
+  writeFileSync(join(dir, 'shard-2.json'), JSON.stringify({ ...other, shard: { index: 2, count: 2 } }));
+  const merged = await runCli(['merge-reports', 'shard-1.json', 'shard-2.json', '--report', 'merged.json'], { cwd: dir });
+  expect(merged.code, merged.stderr).toBe(0);
+  expect(JSON.parse(readFileSync(join(dir, 'merged.json'), 'utf8')).summary.typeErrors.notInstalled).toEqual(['@acme/pad', 'axios', 'http-retry-kit']);
+});
+
+it('says nothing of packages once they are installed', async () => {
+  const dir = project({ ...FILES, ...INSTALLED });
+  const r = await runCli(['.', '--report', 'run.json', '--report', 'run.md'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toMatch(/1 files scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before \d+, after \d+/);
+  expect(r.stderr).not.toMatch(/warning|cannot find/);
+  expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).summary.typeErrors.notInstalled).toBeUndefined();
+  expect(readFileSync(join(dir, 'run.md'), 'utf8')).not.toMatch(/Warning/);
+});

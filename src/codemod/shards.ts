@@ -14,7 +14,7 @@
 import { relative, sep } from 'node:path';
 import type { Shard } from '../commands/options.js';
 import type { FileOutcome } from './engine.js';
-import { importComponents } from './imports.js';
+import { analysedTogether, importComponents } from './imports.js';
 
 /**
  * The shard (1 to `count`) of every file: `files` all the run's files, `candidates` the prefilter's
@@ -65,7 +65,7 @@ export class CodemodShard {
 
   /** The engine's hook: of the prefilter's candidates, those this shard owns. */
   narrow = (raws: ReadonlyMap<string, string>, candidates: ReadonlySet<string>): Set<string> => {
-    this.owner = assignShards(this.files, raws, candidates, this.cwd, this.shard.count);
+    this.owner = assignShards(this.files, raws, candidates, this.cwd, this.shard.count, analysedTogether(raws, candidates));
     return new Set([...candidates].filter((p) => this.owner.get(p) === this.shard.index));
   };
 
@@ -73,11 +73,12 @@ export class CodemodShard {
    * The outcomes this shard owns. A file another shard owns that this one would change (its
    * resource types reached through the type checker, by a re-export or a path alias, not by a
    * relative import between candidates) is an error here rather than a change two shards might
-   * make, or none.
+   * make, or none. A file that is not one of the run's (a recording a test loads) is the shard's
+   * whose analysis reached it: every file that loads a JSON file is analysed in one shard.
    */
   keepOwned(outcomes: readonly FileOutcome[]): FileOutcome[] {
     return outcomes.flatMap((o) => {
-      const owner = this.owner.get(o.path);
+      const owner = this.owner.get(o.path) ?? this.shard.index;
       if (owner === this.shard.index) return [o];
       if (!o.changed) return [];
       const error = `changes with files of shard ${this.shard.index}/${this.shard.count} but belongs to shard ${owner}/${this.shard.count}: its types are reached through the type checker, not a relative import; run without --shard`;

@@ -4,7 +4,7 @@
  * package stays whole in one shard, and together they are the unsharded run; their merged report
  * is the unsharded report apart from the time.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,3 +54,22 @@ it('splits a typed run into disjoint shards whose union, and merged report, is t
   expect(md).toContain('left out to fit this report');
   expect(md).toBe(readFileSync(join(out, 'whole.md'), 'utf8').replaceAll(join(out, 'whole.json'), join(out, 'merged.json')));
 }, 400_000);
+
+it('keeps a recording with the test that loads it: the bundled clients in three shards are the unsharded run', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'mv2-shards-clients-'));
+  cpSync(join(REPO, 'fixtures/clients'), root, { recursive: true });
+  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+  const whole = await runCli(['.', '--report', 'whole.json'], { cwd: root });
+  expect(whole.code, whole.stderr).toBe(0);
+  const full = readJson(join(root, 'whole.json'));
+  expect(full.files.find((f) => f.path === '__recordings__/org-walk.json')?.changed, 'the recording changes').toBe(true);
+  const shards: string[] = [];
+  for (let i = 1; i <= SHARDS; i++) {
+    const run = await runCli(['.', '--shard', `${i}/${SHARDS}`, '--report', `shard-${i}.json`], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    shards.push(`shard-${i}.json`);
+  }
+  const merge = await runCli(['merge-reports', ...shards, '--report', 'merged.json'], { cwd: root });
+  expect(merge.code, merge.stderr).toBe(0);
+  expect(withoutTime(readJson(join(root, 'merged.json')))).toEqual(withoutTime(full));
+}, 120_000);

@@ -4,6 +4,7 @@
  * thousands of lines change, grows with the square of its size).
  */
 import type { StructuredPatch } from 'diff';
+import type { FileOutcome } from './engine.js';
 import { Lines, type TextEdit } from './source-text.js';
 
 /** Old lines `oldFrom..oldTo` (0-based, inclusive; empty when oldFrom > oldTo) became new lines `newFrom..newTo`. */
@@ -37,6 +38,30 @@ export function lineChanges(before: string, after: string, sorted: readonly Text
     while (c.oldFrom <= c.oldTo && c.newFrom <= c.newTo && a[c.oldTo] === b[c.newTo]) [c.oldTo, c.newTo] = [c.oldTo - 1, c.newTo - 1];
   }
   return out.filter((c) => c.oldFrom <= c.oldTo || c.newFrom <= c.newTo);
+}
+
+/**
+ * The line (1-based) of the text before the changes that line `line` of the text after them stands
+ * for: a line a change wrote stands for the first line it replaced (or the line it was put above).
+ */
+export function lineBefore(changes: readonly LineChange[], line: number): number {
+  let shift = 0;
+  for (const c of changes) {
+    if (line - 1 < c.newFrom) break;
+    if (line - 1 <= c.newTo) return c.oldFrom + 1;
+    shift = c.oldTo - c.newTo;
+  }
+  return line + shift;
+}
+
+/**
+ * A file's outcome with its review items on the lines of the file as it was: what a dry run
+ * leaves on disk, and what a pull request's annotations and links point into.
+ */
+export function reviewAsItWas(outcome: FileOutcome): FileOutcome {
+  const changes = outcome.changed ? outcome.changes : undefined;
+  if (!changes || outcome.review.length === 0) return outcome;
+  return { ...outcome, review: outcome.review.map((r) => ({ ...r, line: lineBefore(changes, r.line) })) };
 }
 
 const NO_NEWLINE = '\\ No newline at end of file';

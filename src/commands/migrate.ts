@@ -9,6 +9,7 @@ import { TRANSFORMS } from '../../codemods/index.js';
 import { findConfig, loadConfig } from '../codemod/config.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
 import { findFiles } from '../codemod/files.js';
+import { reviewAsItWas } from '../codemod/line-changes.js';
 import { runCodemodJobs } from '../codemod/parallel.js';
 import { buildReport, githubAnnotations, renderMarkdown, reviewLines, summaryLines, summarise, type CodemodReport } from '../codemod/report.js';
 import { CodemodShard } from '../codemod/shards.js';
@@ -110,6 +111,8 @@ export async function migrateCommand(paths: readonly string[] | undefined, o: Mi
     },
   }, jobs);
   if (sharding) run.files = sharding.keepOwned(run.files);
+  // A dry run leaves every file as it was: its review items name the lines as they are on disk.
+  if (!o.write) run.files = run.files.map(reviewAsItWas);
   const changed = run.files.filter((f) => f.changed);
   if (o.write) {
     if (!o.allowDirty) refuseDirty(changed.map((f) => f.path));

@@ -3,7 +3,7 @@
  * `--write` applies the changes. Options in, an outcome out; the CLI prints it.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
 import { findConfig, loadConfig } from '../codemod/config.js';
@@ -83,6 +83,19 @@ function findTsconfig(given: string | undefined, paths: readonly string[], cwd: 
   return ts.findConfigFile(from, ts.sys.fileExists);
 }
 
+/** What the shards of one codemod run must share: what decides its files and what it does to them. */
+function shardedRun(paths: readonly string[] | undefined, o: MigrateCommandOptions, transforms: readonly Transform[], cwd: string, tsconfig: string | undefined, config: string | undefined): Record<string, string> {
+  const rel = (path: string) => relative(cwd, resolve(cwd, path)).split(sep).join('/') || '.';
+  return {
+    paths: (paths && paths.length > 0 ? paths : ['.']).map(rel).sort().join(' '),
+    transforms: transforms.map((t) => t.name).join(','),
+    ...(o.include ? { include: o.include.join(' ') } : {}),
+    ...(o.exclude ? { exclude: o.exclude.join(' ') } : {}),
+    tsconfig: tsconfig ? rel(tsconfig) : 'none',
+    ...(config ? { config: rel(config) } : {}),
+  };
+}
+
 export async function migrateCommand(paths: readonly string[] | undefined, o: MigrateCommandOptions, io: MigrateIo): Promise<MigrateOutcome> {
   const began = performance.now();
   if (o.write && o.check) throw new UsageError('--write and --check do not go together: --check only reports');
@@ -121,7 +134,7 @@ export async function migrateCommand(paths: readonly string[] | undefined, o: Mi
   const patch = changed.map(unifiedDiff).join('');
   // The time a user waited: reading, analysis, diffs and writes, not the engine's part alone.
   run.ms = performance.now() - began;
-  const report = buildReport(run, io.version, Boolean(o.write), shard);
+  const report = buildReport(run, io.version, Boolean(o.write), shard && { ...shard, run: shardedRun(paths, o, transforms, io.cwd, tsconfig, configFile) });
   const json = jsonReport(reports);
   const markdown = (bound: number) => renderMarkdown(report, { maxChars: bound, ...(o.patch ? { patch: o.patch } : {}), ...(json ? { json } : {}) });
   if (o.patch) writeAtomically(o.patch, patch);

@@ -51,6 +51,11 @@ export function reportMaxChars(text: string | undefined): number {
 export interface Shard {
   index: number;
   count: number;
+  /**
+   * What every shard of one run shares, as the command was given it (paths, transforms, kinds...):
+   * merge-reports refuses shards that differ, whose union would not be any run.
+   */
+  run?: Record<string, string>;
 }
 
 /** --shard I/N, as a matrix writes it (`--shard 2/4`). */

@@ -171,7 +171,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
     if (baseline) applyBaseline(result.findings, baseline);
     const report = buildReport(
       result,
-      { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), ...(shard ? { shard } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
+      { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), ...(shard ? { shard: { ...shard, run: { kinds: resources.map((r) => r.kind).join(','), baseline: o.baseline ?? 'none' } } } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
       resources.map((r) => r.kind),
     );
     const json = jsonReport(reports);

@@ -22,6 +22,10 @@ export function checkShardSet(reports: readonly NamedReport<{ shard?: Shard; ver
   const whole = reports.find((r) => !r.report.shard);
   if (whole) throw new UsageError(`merge-reports: ${sharded[0]!.path} is one shard of a run and ${whole.path} a whole run: merge the shards of one run`);
   const count = first.report.shard!.count;
+  for (const { path, report } of rest) {
+    const differs = differentOption(first.report.shard!.run ?? {}, report.shard!.run ?? {});
+    if (differs) throw new UsageError(`merge-reports: ${first.path} and ${path} are shards of different runs: ${differs}`);
+  }
   const byIndex = new Map<number, string>();
   for (const { path, report } of reports) {
     const { index, count: n } = report.shard!;
@@ -32,4 +36,12 @@ export function checkShardSet(reports: readonly NamedReport<{ shard?: Shard; ver
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   if (missing.length > 0) throw new UsageError(`merge-reports: shard ${missing.map((i) => `${i}/${count}`).join(', ')} missing: a merged report stands for the whole run`);
+}
+
+/** The first option two shards were run with differently, as a sentence; undefined when they agree. */
+function differentOption(a: Record<string, string>, b: Record<string, string>): string | undefined {
+  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (a[key] !== b[key]) return `${key} ${a[key] === undefined ? 'not given' : `"${a[key]}"`} in one, ${b[key] === undefined ? 'not given' : `"${b[key]}"`} in the other`;
+  }
+  return undefined;
 }

@@ -37,7 +37,8 @@ it('splits a typed run into disjoint shards whose union, and merged report, is t
 
   const paths = shards.map((s) => s.files.map((f) => f.path));
   expect(new Set(paths.flat()).size, 'no file in two shards').toBe(paths.flat().length);
-  expect(shards.map((s) => s.shard)).toEqual([1, 2, 3].map((index) => ({ index, count: SHARDS })));
+  expect(shards.map((s) => s.shard)).toEqual([1, 2, 3].map((index) => ({ index, count: SHARDS, run: shards[0]!.shard!.run })));
+  expect(shards[0]!.shard!.run).toMatchObject({ paths: '.', tsconfig: 'tsconfig.json' });
   for (const s of shards) expect(s.files.filter((f) => f.changed).length, 'every shard has work').toBeGreaterThan(0);
   // A types package and every file that imports it change together: one shard each.
   for (let j = 0; j < SHARDS; j++) {

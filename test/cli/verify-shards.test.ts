@@ -87,6 +87,13 @@ it('refuses a bad --shard, and merges only whole, consistent sets of reports (on
   const clients = await runCli(['fixtures/clients', '--report', codemod]);
   expect(clients.code, clients.stderr).toBe(0);
   writeFileSync(join(tmp, 'not.json'), '# a markdown report\n');
+  // Shards run with different options: their union is no run at all.
+  const groupsOnly = await runCli(['verify', '--base-url', baseUrl, '--kinds', 'groups', '--shard', '2/2', '--report', join(tmp, 'groups-2.json')], { env });
+  expect(groupsOnly.code, groupsOnly.stderr).toBeLessThan(2);
+  for (const [i, more] of [[1, []], [2, ['--transforms', 'paths']]] as const) {
+    const r = await runCli(['fixtures/clients', '--shard', `${i}/2`, ...more, '--report', join(tmp, `clients-${i}.json`)]);
+    expect(r.code, r.stderr).toBe(0);
+  }
   const shard = (i: number) => join(tmp, `shard-${i}.json`);
   const refusals: [string[], RegExp][] = [
     [[shard(1), shard(2)], /shard 3\/3 missing/],
@@ -97,6 +104,8 @@ it('refuses a bad --shard, and merges only whole, consistent sets of reports (on
     [[join(tmp, 'absent.json')], /cannot read .*absent\.json: ENOENT/],
     [[join(tmp, 'whole.json'), join(tmp, 'kinds-whole.json')], /audited different targets or scopes/],
     [[codemod, codemod], /is in both .* and .*: the runs overlap/],
+    [[join(tmp, 'kind-1.json'), join(tmp, 'groups-2.json')], /kind-1\.json and .*groups-2\.json are shards of different runs: kinds "[A-Za-z,]+" in one, "Group" in the other/],
+    [[join(tmp, 'clients-1.json'), join(tmp, 'clients-2.json')], /clients-1\.json and .*clients-2\.json are shards of different runs: transforms "[a-z,-]+" in one, "paths" in the other/],
   ];
   for (const [files, message] of refusals) {
     const r = await runCli(['merge-reports', ...files, '--report', join(tmp, 'refused.md')]);

@@ -61,7 +61,7 @@ describe('action.yml', () => {
       const output = /^steps\.([\w-]+)\.outputs\.[\w-]+$/.exec(expr);
       if (input) expect(action.inputs, expr).toHaveProperty([input[1]!]);
       else if (output) expect(ids.has(output[1]!), expr).toBe(true);
-      else expect(expr, 'only inputs, step outputs and the github context').toMatch(/^(github\.[\w.]+|inputs\.[\w-]+ == 'true' && github\.event\.pull_request\.number && steps\.run\.outputs\.report|steps\.run\.outputs\.dir)$/);
+      else expect(expr, 'only inputs, step outputs and the github context').toMatch(/^(github\.[\w.]+|inputs\.[\w-]+ == 'true' && github\.event\.pull_request\.number && steps\.run\.outputs\.comment-body|always\(\) && steps\.run\.outputs\.dir)$/);
     }
     for (const step of steps.filter((s) => s.run)) {
       expect(expressions(step.run!), `${step.name}: no \${{ }} inside a script`).toEqual([]);
@@ -119,8 +119,8 @@ describe('action.yml, executed', () => {
     expect(run.stdout).toMatch(/^::warning file=fixtures\/review-sample\/\S+,line=\d+,title=migrate-v2 /m);
     const report = JSON.parse(readFileSync(run.outputs['report']!, 'utf8'));
     expect(report.summary.review).toBeGreaterThan(0);
-    const body = readFileSync(join(run.outputs['dir']!, 'comment-body.md'), 'utf8');
-    expect(body.startsWith('<!-- migrate-v2 migrate -->\n## migrate-v2: v1 to v2beta1\n')).toBe(true);
+    const body = readFileSync(run.outputs['comment-body']!, 'utf8');
+    expect(body.startsWith('<!-- migrate-v2 migrate migrate-v2-report -->\n## migrate-v2: v1 to v2beta1\n')).toBe(true);
     expect(body.length).toBeLessThanOrEqual(20000);
     expect(existsSync(join(run.outputs['dir']!, 'migration.patch'))).toBe(true);
     expect(run.summary.match(/## migrate-v2: v1 to v2beta1/g), 'one step summary').toHaveLength(1);
@@ -131,13 +131,27 @@ describe('action.yml, executed', () => {
     const run = execute(runStep, { command: 'verify' });
     expect(run.status, run.stderr).toBe(0);
     expect(run.outputs['exit-code']).toBe('0');
-    expect(readFileSync(join(run.outputs['dir']!, 'comment-body.md'), 'utf8')).toMatch(/^<!-- migrate-v2 verify -->\n# migrate-v2 parity audit\n/);
-    const bad: Record<string, string>[] = [{ command: 'deploy' }, { 'report-max-chars': 'lots' }, { args: '--shard 9/2' }];
+    expect(readFileSync(run.outputs['comment-body']!, 'utf8')).toMatch(/^<!-- migrate-v2 verify migrate-v2-report -->\n# migrate-v2 parity audit\n/);
+    // A bound that leaves the report under the CLI's least, or that bash would read as octal; a command that is a path.
+    const bad: Record<string, string>[] = [{ command: 'deploy' }, { command: 'x/../../escape' }, { 'report-max-chars': 'lots' }, { 'report-max-chars': '10020' }, { 'report-max-chars': '099999' }, { args: '--shard 9/2' }];
     for (const inputs of bad) {
       const bad = execute(runStep, inputs);
+      expect(bad.status, bad.stderr).toBe(0);
       expect(bad.outputs['exit-code'], JSON.stringify(inputs)).toBe('2');
       expect(bad.outputs['report'], JSON.stringify(inputs)).toBeUndefined();
+      if (inputs['args']) continue;
+      expect(bad.stdout, JSON.stringify(inputs)).toMatch(/^::error::(command|report-max-chars) must be /m);
+      expect(bad.outputs['dir'], 'no directory made or removed').toBeUndefined();
     }
+  });
+
+  it("a shard's run: its report for the artifact as it is, and no comment of its own", () => {
+    const run = execute(runStep, { paths: 'fixtures/review-sample', args: '--shard 1/2' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(['0', '1']).toContain(run.outputs['exit-code']);
+    expect(JSON.parse(readFileSync(run.outputs['report']!, 'utf8')).shard).toMatchObject({ index: 1, count: 2 });
+    expect(run.outputs['comment-body']).toBeUndefined();
+    expect(run.stdout).toMatch(/^::notice::a shard's report: no comment/m);
   });
 
   it('posts one comment, then updates the comment it finds by its marker', () => {
@@ -157,16 +171,18 @@ describe('action.yml, executed', () => {
     );
     chmodSync(join(bin, 'bin', 'gh'), 0o755);
     const path = `${join(bin, 'bin')}:${process.env['PATH']}`;
-    const first = execute(commentStep, {}, { outputs: { dir: run.outputs['dir']! }, env: { PATH: path, LOG: log, COMMENTS: JSON.stringify([{ id: 5, body: 'looks good' }]) } });
+    const outputs = { 'comment-body': run.outputs['comment-body']! };
+    const first = execute(commentStep, {}, { outputs, env: { PATH: path, LOG: log, COMMENTS: JSON.stringify([{ id: 5, body: 'looks good' }]) } });
     expect(first.status, first.stderr).toBe(0);
-    const existing = [{ id: 5, body: 'looks good' }, { id: 42, body: '<!-- migrate-v2 migrate -->\nold report' }, { id: 43, body: '<!-- migrate-v2 verify -->\naudit' }];
-    const second = execute(commentStep, {}, { outputs: { dir: run.outputs['dir']! }, env: { PATH: path, LOG: log, COMMENTS: JSON.stringify(existing) } });
+    // The same command's comment for another job of a matrix (another artifact name) is not this one.
+    const existing = [{ id: 5, body: 'looks good' }, { id: 41, body: '<!-- migrate-v2 migrate api-report -->\nother job' }, { id: 42, body: '<!-- migrate-v2 migrate migrate-v2-report -->\nold report' }, { id: 43, body: '<!-- migrate-v2 verify migrate-v2-report -->\naudit' }];
+    const second = execute(commentStep, {}, { outputs, env: { PATH: path, LOG: log, COMMENTS: JSON.stringify(existing) } });
     expect(second.status, second.stderr).toBe(0);
     expect(readFileSync(log, 'utf8').split('\n').filter(Boolean)).toEqual([
       'GET repos/acme/app/issues/7/comments',
-      'POST repos/acme/app/issues/7/comments <!-- migrate-v2 migrate --> token=gh-token',
+      'POST repos/acme/app/issues/7/comments <!-- migrate-v2 migrate migrate-v2-report --> token=gh-token',
       'GET repos/acme/app/issues/7/comments',
-      'PATCH repos/acme/app/issues/comments/42 <!-- migrate-v2 migrate --> token=gh-token',
+      'PATCH repos/acme/app/issues/comments/42 <!-- migrate-v2 migrate migrate-v2-report --> token=gh-token',
     ]);
     expect(execFileSync('bash', ['-n', '-c', commentStep.run!]).toString()).toBe('');
   });

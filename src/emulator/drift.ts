@@ -60,17 +60,22 @@ export function planDrift(spec: DriftSpec, store: Store): DriftPlan {
   const pool: DriftTarget[] = modelledResources().flatMap((r) =>
     [...store.all(r.kind)].map((rec) => ({ kind: r.kind, uid: rec.uid })).sort((a, b) => (a.uid < b.uid ? -1 : 1)),
   );
-  const take = (n: number): DriftTarget[] => {
+  const taken = new Set<DriftTarget>();
+  // Each record at most once across the plan, drawn among those `fits` allows.
+  const take = (n: number, fits: (t: DriftTarget) => boolean = () => true): DriftTarget[] => {
+    const open = pool.filter((t) => !taken.has(t) && fits(t));
     const out: DriftTarget[] = [];
-    while (out.length < n && pool.length > 0) out.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
+    while (out.length < n && open.length > 0) out.push(open.splice(Math.floor(random() * open.length), 1)[0]!);
+    for (const t of out) taken.add(t);
     return out;
   };
   const missingInV1 = take(spec.missingInV1);
   const missingInV2 = take(spec.missingInV2);
-  const fieldDiffers = take(spec.fieldDiffers).flatMap((t) => {
-    const field = driftField(t.kind);
-    const current = field ? store.get(t.kind, t.uid)?.[field] : undefined;
-    return field ? [{ ...t, field, v2Value: `${String(current ?? '')}${DRIFT_SUFFIX}` }] : [];
+  // Only records of a kind with a field to alter: field=N alters N records while there are that many.
+  const fields = new Map(modelledResources().map((r) => [r.kind, driftField(r.kind)]));
+  const fieldDiffers = take(spec.fieldDiffers, (t) => fields.get(t.kind) !== undefined).map((t) => {
+    const field = fields.get(t.kind)!;
+    return { ...t, field, v2Value: `${String(store.get(t.kind, t.uid)?.[field] ?? '')}${DRIFT_SUFFIX}` };
   });
   return { missingInV1, missingInV2, fieldDiffers, duplicateAcrossPages: spec.duplicateAcrossPages, tokenCycle: spec.tokenCycle };
 }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectionBase, resourceOf, type ResourceKind } from '../../src/contract/index.js';
-import { parseDriftSpec, DRIFT_SUFFIX } from '../../src/emulator/drift.js';
+import { loadDataset } from '../../src/emulator/datasets.js';
+import { parseDriftSpec, planDrift, DRIFT_SUFFIX } from '../../src/emulator/drift.js';
 import { NO_FAULTS, parseFaultSpec } from '../../src/emulator/faults.js';
 import { fileRequestLog } from '../../src/emulator/request-log.js';
 import { expectStatusBody, useEmulator } from '../helpers/emulator.js';
@@ -90,6 +91,16 @@ describe('--drift', () => {
       const v1 = (await e.get(`/${collectionPath(t.kind, 'v1')}?id=${t.uid}`)).json.items[0];
       expect(v2[t.field]).toBe(`${v1[t.field]}${DRIFT_SUFFIX}`);
       expect(v2[t.field]).toBe(t.v2Value);
+    }
+  });
+
+  it('alters as many records as field=N asks, drawing only records of a kind with a field to alter', () => {
+    const store = loadDataset('demo');
+    for (let seed = 1; seed <= 20; seed++) {
+      const plan = planDrift(parseDriftSpec(`missing-v1=2,field=10,seed=${seed}`), store);
+      expect(plan.fieldDiffers, `seed ${seed}`).toHaveLength(10);
+      const uids = [...plan.missingInV1, ...plan.fieldDiffers].map((t) => t.uid);
+      expect(new Set(uids).size, `seed ${seed}: each record once`).toBe(uids.length);
     }
   });
 

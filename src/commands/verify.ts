@@ -56,6 +56,11 @@ export interface VerifyOutcome {
   written: string[];
 }
 
+/** The embedded emulator's errors name its own flags: here they are spelled as verify takes them. */
+function asVerifyFlag(error: unknown): unknown {
+  return error instanceof UsageError ? new UsageError(error.message.replace(/^--(dataset|faults|drift|request-log)\b/, '--emulator-$1')) : error;
+}
+
 function chooseKinds(text: string | undefined): ResourceContract[] {
   const all = modelledResources().filter((r) => r.v1.endpoints.list && r.v2.endpoints.list);
   if (!text) return all;
@@ -147,7 +152,9 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
       ...(o.emulatorFaults ? { faults: o.emulatorFaults } : {}),
       ...(o.emulatorDrift ? { drift: o.emulatorDrift } : {}),
       ...(o.emulatorRequestLog ? { requestLog: o.emulatorRequestLog } : {}),
-    }, { cacheRenderings: false });
+    }, { cacheRenderings: false }).catch((error: unknown) => {
+      throw asVerifyFlag(error);
+    });
     baseUrl = emulator.running.baseUrl;
     tokens = new StaticToken(DEFAULT_API_TOKEN, secrets);
   }

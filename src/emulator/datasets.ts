@@ -233,11 +233,10 @@ function loadFile(b: DatasetBuilder, path: string): void {
 export function loadDataset(name: string, seed = 1): Store {
   const store = new Store(seededRandom(seed));
   const builder = new DatasetBuilder(store);
-  const large = /^large:(\d+)$/.exec(name);
   if (name === 'demo') buildDemo(builder);
-  else if (large) {
-    const n = Number(large[1]);
-    if (n < 1 || n > 2_000_000) throw new UsageError(`--dataset ${name}: N must be from 1 to 2000000`);
+  else if (name.startsWith('large:')) {
+    const n = /^large:\d+$/.test(name) ? Number(name.slice('large:'.length)) : NaN;
+    if (!(n >= 1 && n <= 2_000_000)) throw new UsageError(`--dataset ${name}: N must be a whole number from 1 to 2000000`);
     buildLarge(builder, n);
   } else loadFile(builder, name);
   return store;

@@ -2,7 +2,8 @@
  * `--request-log FILE`: one JSON line per request (time, method, path, query, status, fault).
  * Headers and bodies are never written, so no token reaches the log.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { UsageError } from '../errors.js';
 
 export interface RequestLogEntry {
   time: string;
@@ -21,7 +22,14 @@ export interface FileRequestLog {
 }
 
 export function fileRequestLog(path: string): FileRequestLog {
-  const stream: WriteStream = createWriteStream(path, { flags: 'a' });
+  // Opened here, so that a path that cannot be written is the user's error now, not a crash later.
+  let fd: number;
+  try {
+    fd = openSync(path, 'a');
+  } catch (error) {
+    throw new UsageError(`--request-log ${path}: cannot open: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const stream: WriteStream = createWriteStream(path, { fd });
   return {
     sink: (entry) => stream.write(`${JSON.stringify(entry)}\n`),
     close: () => new Promise((resolve) => stream.end(resolve)),

@@ -55,6 +55,20 @@ describe('migrate-v2 emulator (CLI)', () => {
       expect(r.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
       expect(r.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
     }
+    // One line naming the flag as the command takes it: verify's embedded emulator spells them --emulator-*.
+    const log = join(tmp, 'no-such-dir', 'requests.log');
+    for (const [args, message] of [
+      [['emulator', '--dataset', 'large:abc'], /^migrate-v2: --dataset large:abc: N must be a whole number from 1 to 2000000$/],
+      [['emulator', '--port', '0', '--request-log', log], /^migrate-v2: --request-log \S+requests\.log: cannot open: ENOENT$/],
+      [['verify', '--emulator-dataset', 'large:-5'], /^migrate-v2: --emulator-dataset large:-5: N must be a whole number/],
+      [['verify', '--emulator-request-log', log], /^migrate-v2: --emulator-request-log \S+requests\.log: cannot open: ENOENT$/],
+      [['verify', '--emulator-faults', 'teapot=1'], /^migrate-v2: --emulator-faults: unknown setting "teapot"/],
+    ] as const) {
+      const r = await runCli([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim(), args.join(' ')).toMatch(message);
+      expect(r.stdout, 'nothing served').toBe('');
+    }
   });
 
   it('answers as --public-url behind a proxy: the token audience and where the OIDC keys are, not where it listens', async () => {

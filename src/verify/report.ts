@@ -171,11 +171,13 @@ export function renderTerminal(report: AuditReport, firstFindings = 10): string 
   const failing = report.findings.filter(isFailing);
   const shown = failing.slice(0, firstFindings).map((f) => `  ${f.kind} ${f.resource} ${findingLine(f)}`);
   const expected = report.findings.filter((f) => f.kind === 'expected-difference').length;
+  // A baseline written from an earlier report holds its expected differences too: counted once, above.
+  const known = report.findings.filter((f) => f.baseline && f.kind !== 'expected-difference').length;
   return [
     ...lines,
     '',
     ...(shown.length > 0 ? [`first ${shown.length} of ${failing.length} failing findings:`, ...shown, ''] : []),
-    `${VERDICT_TEXT[report.verdict]} ${expected} expected differences, ${report.totals.knownFromBaseline} known from the baseline. ` +
+    `${VERDICT_TEXT[report.verdict]} ${expected} expected differences, ${known} other findings known from the baseline. ` +
       `${report.stats.requests} requests, ${report.stats.retries} retries, ${report.stats.pages} v2 pages${emptyPagesNote(report)}, ${(report.stats.elapsedMs / 1000).toFixed(1)} s.`,
     '',
   ].join('\n');

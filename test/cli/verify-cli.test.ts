@@ -38,7 +38,7 @@ describe('migrate-v2 verify (CLI)', () => {
     expect(markdown, 'no timestamps: a sticky comment would change on every run').not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
     const again = await runCli(['verify', ...drift, '--baseline', json]);
     expect(again.code, again.stdout).toBe(0);
-    expect(again.stdout).toMatch(/known from the baseline/);
+    expect(again.stdout, 'the two missing and the one changed field, the expected differences counted once').toMatch(/ \d+ expected differences, 3 other findings known from the baseline\./);
     const more = await runCli(['verify', '--emulator-drift', 'missing-v2=3,field=1,seed=5', '--baseline', json, '--json']);
     expect(more.code).toBe(1);
     const newOnes = JSON.parse(more.stdout).findings.filter((f: any) => f.kind === 'missing-in-v2' && !f.baseline);

@@ -89,6 +89,10 @@ export async function startEmulatorCommand(options: EmulatorCommandOptions, tuni
     `dataset ${options.dataset}: ${counts.map((k) => `${store.count(k)} ${k}`).join(', ')}`,
     `serving ${disable.includes('v1') ? '' : 'v1 '}${disable.includes('v2') ? '' : 'v2beta1 '}and the token exchange as ${running.baseUrl} (the audience it takes)`,
   ];
+  // A wildcard address is where it listens, not where anyone reaches it: tokens name an audience no client calls.
+  if (!publicUrl && (options.host === '0.0.0.0' || options.host === '::')) {
+    notes.push(`warning: listening on every interface (${options.host}) without --public-url: the token exchange takes ${running.baseUrl} as its audience, an address no client calls; give the URL clients use with --public-url`);
+  }
   if (drift) notes.push(`drift plan: ${JSON.stringify(running.emulator.drift.plan)}`);
   if (faults) notes.push(`faults: ${JSON.stringify(faults)}`);
   return {

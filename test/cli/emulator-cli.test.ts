@@ -92,6 +92,19 @@ describe('migrate-v2 emulator (CLI)', () => {
     }
   });
 
+  it('warns when it listens on every interface with no --public-url, and not with one', async () => {
+    for (const publicUrl of [undefined, 'https://platform.example.test']) {
+      const { child, stderr } = await startCli(['emulator', '--port', '0', '--host', '0.0.0.0', ...(publicUrl ? ['--public-url', publicUrl] : [])]);
+      try {
+        await untilWritten(child.stderr, stderr, '(the audience it takes)');
+        if (!publicUrl) await untilWritten(child.stderr, stderr, 'warning: listening on every interface (0.0.0.0) without --public-url');
+        else expect(stderr()).not.toMatch(/warning/);
+      } finally {
+        await stopChild(child);
+      }
+    }
+  });
+
   it('logs a client that goes away mid-request as one plain line, not an internal error', async () => {
     const { child, firstLine, stderr } = await startCli(['emulator', '--port', '0']);
     try {

@@ -38,7 +38,7 @@ describe('migrate-v2 (CLI)', () => {
     expect(r.stdout).toMatch(/^--- a\/.*client\.ts\n\+\+\+ b\/.*client\.ts/m);
     expect(r.stdout).toMatch(/^\+  return axios\.patch\(/m);
     expect(r.stdout).not.toMatch(/\x1b\[/);
-    expect(r.stderr).toMatch(/client\.ts:12: the fields this update sets are not known/);
+    expect(r.stderr).toMatch(/client\.ts:11: the fields this update sets are not known/);
     expect(r.stderr).toMatch(/2 files scanned, 1 to change, 1 unchanged, 1 manual-review items, 0 errors, [\d.]+ s/);
     expect(snapshot(dir)).toEqual(before);
   });
@@ -94,14 +94,14 @@ describe('migrate-v2 (CLI)', () => {
     const md = readFileSync(join(out, 'r.md'), 'utf8');
     expect(md).toMatch(/^## migrate-v2: v1 to v2beta1/);
     expect(md).toMatch(/### Manual review \(1\)/);
-    expect(md).toMatch(/\]\(.*client\.ts#L12\)/);
+    expect(md).toMatch(/\]\(.*client\.ts#L11\)/);
     expect(md).toMatch(/<details><summary><code>[^<`]*client\.ts<\/code><\/summary>\n\n```diff/);
     expect(readFileSync(join(out, 'p.diff'), 'utf8')).toBe(r.stdout);
     expect(readFileSync(summary, 'utf8')).toBe(md);
     await runCli([dir, '--report', join(out, 'r.json')]);
     const json = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8'));
     expect(json.summary).toMatchObject({ scanned: 1, changed: 1, review: 1, errors: 0 });
-    expect(json.files[0].review[0]).toMatchObject({ line: 12, transform: 'updates' });
+    expect(json.files[0].review[0]).toMatchObject({ line: 11, transform: 'updates' });
   });
 
   it('keeps the markdown report whole around a source line of three backticks, and times out of its body', async () => {

@@ -51,7 +51,7 @@ describe('the markdown report of the codemod, by default within a comment (65,53
     expect(md.length).toBeLessThanOrEqual(COMMENT_MAX);
     expect(md).toMatch(/^## migrate-v2: v1 to v2beta1\n\n\| files scanned .*\n.*\n\| 200 \| 200 \| 0 \| 200 \| 0 \|/);
     expect(md.indexOf('### Manual review (200)')).toBeLessThan(md.indexOf('### Changes (200 files)'));
-    expect(md.match(/^\| \[`client-\d+\.ts:12`\]/gm)).toHaveLength(200);
+    expect(md.match(/^\| \[`client-\d+\.ts:11`\]/gm)).toHaveLength(200);
     const shown = diffsShown(md);
     expect(shown.length).toBeGreaterThan(10);
     expect(shown).toEqual(files.slice(0, shown.length));
@@ -81,7 +81,7 @@ describe('the markdown report of the codemod, by default within a comment (65,53
     expect(r.code).toBe(0);
     const md = read(join(out, 'r.md'));
     expect(md.length).toBeLessThanOrEqual(20_000);
-    const rows = md.match(/^\| \[`client-\d+\.ts:12`\]/gm)!.length;
+    const rows = md.match(/^\| \[`client-\d+\.ts:11`\]/gm)!.length;
     expect(rows).toBeGreaterThan(50);
     expect(md).toContain(`\n${200 - rows} of 200 manual-review items left out to fit this report: run with \`--json\` or \`--report migration.json\` for every item.\n\n### Changes (200 files)\n\nDiffs left out to fit this report (200 of 200 files): \`client-000.ts\`, `);
     expect(diffsShown(md)).toEqual([]);

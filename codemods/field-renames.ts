@@ -8,7 +8,7 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, fieldsGoneInV2, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
-import { bindingKey, forEachNode, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
+import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
 
 function renameMembers(ctx: TransformContext, container: Container, resource: ResourceContract): void {
   const renames = clientFieldRenames(resource);
@@ -157,7 +157,7 @@ export const fieldRenamesTransform: Transform = {
         const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.argumentExpression.text) : undefined;
         if (to) ctx.replace(node.argumentExpression, quoteLike(ctx.textOf(node.argumentExpression), to));
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
-        const shape = ctx.patternShape(node) ?? checkedPattern(ctx, node);
+        const shape = destructuredShape(ctx, node);
         if (shape?.kind !== 'resource') return;
         for (const element of node.elements) {
           const key = bindingKey(element);
@@ -169,11 +169,3 @@ export const fieldRenamesTransform: Transform = {
     notePrecision(ctx, shown);
   },
 };
-
-/** `const { id } = group` where `group` is typed: the pattern takes the type of what it destructures. */
-function checkedPattern(ctx: TransformContext, pattern: ts.ObjectBindingPattern) {
-  const owner = pattern.parent;
-  if (ts.isVariableDeclaration(owner) && owner.initializer) return ctx.shapeOf(owner.initializer);
-  if (ts.isParameter(owner)) return ctx.file.flow.typedShape(owner);
-  return undefined;
-}

@@ -1,5 +1,6 @@
 /** Small helpers the transforms share. */
 import { ts } from 'ts-morph';
+import type { Shape } from '../src/codemod/data-flow.js';
 import type { TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { propertyKey } from '../src/codemod/syntax.js';
@@ -22,6 +23,16 @@ export function renameBindingKey(ctx: TransformContext, element: ts.BindingEleme
 /** Renames a member of an interface or type literal, keeping its quotes. */
 export function renameTypeMember(ctx: TransformContext, member: ts.PropertySignature, to: string): void {
   ctx.replace(member.name, ts.isStringLiteral(member.name) ? quoteLike(ctx.textOf(member.name), to) : to);
+}
+
+/** What an object pattern destructures: as the data flow follows it, else as its declaration's type says (`const { id } = group`, `({ id }: Group) =>`). */
+export function destructuredShape(ctx: TransformContext, pattern: ts.ObjectBindingPattern): Shape | undefined {
+  const shape = ctx.patternShape(pattern);
+  if (shape) return shape;
+  const owner = pattern.parent;
+  if (ts.isVariableDeclaration(owner) && owner.initializer) return ctx.shapeOf(owner.initializer);
+  if (ts.isParameter(owner)) return ctx.file.flow.typedShape(owner);
+  return undefined;
 }
 
 export function bindingKey(element: ts.BindingElement): string | undefined {

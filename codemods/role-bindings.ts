@@ -4,10 +4,10 @@
  * `{identity, role}` is `{identityUid, roleUid}`.
  */
 import { ts } from 'ts-morph';
-import type { Transform } from '../src/codemod/transform.js';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { memberType } from '../src/codemod/resource-types.js';
-import { RESOURCES } from '../src/contract/index.js';
-import { jsonPayload, nodesOf, propertyKey, renameObjectKey } from './helpers.js';
+import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
+import { bindingKey, destructuredShape, jsonPayload, nodesOf, propertyKey, renameObjectKey } from './helpers.js';
 
 export const roleBindings: Transform = {
   name: 'role-bindings',
@@ -38,6 +38,11 @@ export const roleBindings: Transform = {
       }
     }
     const uidReferences = new Set(RESOURCES.flatMap((r) => r.fields.flatMap((f) => (f.reference?.v1Form === 'uid' && f.v1 ? [f.v1] : []))));
+    for (const pattern of nodesOf(ctx.sf).of<ts.ObjectBindingPattern>(ts.SyntaxKind.ObjectBindingPattern)) {
+      if (!pattern.elements.some((e) => uidReferences.has(bindingKey(e) ?? '')) || ctx.isClaimed(pattern)) continue;
+      const shape = destructuredShape(ctx, pattern);
+      if (shape?.kind === 'resource') for (const element of pattern.elements) destructureUid(ctx, element, shape.resource);
+    }
     for (const node of nodesOf(ctx.sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
       if (!uidReferences.has(node.name.text) || ctx.isClaimed(node.name)) continue;
       const shape = ctx.shapeOf(node.expression);
@@ -48,3 +53,18 @@ export const roleBindings: Transform = {
     }
   },
 };
+
+/**
+ * `{ identity }` of a binding -> `{ identity: { uid: identity } }`, and a default given for the uid
+ * string, `{ identity = 'x' }` -> `{ identity: { uid: identity } = { uid: 'x' } }`: the name keeps
+ * the uid string it had.
+ */
+function destructureUid(ctx: TransformContext, element: ts.BindingElement, resource: ResourceContract): void {
+  const key = bindingKey(element);
+  const field = resource.fields.find((f) => f.v1 === key && f.reference?.v1Form === 'uid');
+  if (!field || !key) return;
+  // A pattern in its place destructures the object: v2's form already (a uid string has nothing to take apart).
+  if (!ts.isIdentifier(element.name)) return;
+  const fallback = element.initializer ? ` = { uid: ${ctx.textOf(element.initializer)} }` : '';
+  ctx.replace(element, `${element.propertyName ? ctx.textOf(element.propertyName) : key}: { uid: ${element.name.text} }${fallback}`);
+}

@@ -3,14 +3,15 @@
  * repositories: 0 }`); v2 leaves the zero ones out (an empty object by default). A read of one
  * member then gets undefined where v1 gave 0, and `+= 5` makes NaN. Reads default to 0, updates in
  * place start from 0, and a map shown whole (printed, serialised, its entries listed) gets its
- * known members back at 0. A map held in a variable and changed there is left alone: a copy with
- * defaults would no longer be the record's own map.
+ * known members back at 0, the same through a name the map is given. A map is never replaced by a
+ * copy with defaults: a copy would no longer be the record's own map, changed in place.
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
-import { forEachNode } from './helpers.js';
+import { assignedValues } from '../src/codemod/syntax.js';
+import { forEachNode, nodesOf, propertyKey } from './helpers.js';
 
 const ZERO_DEFAULT_FIELDS = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'int-map-zero-defaults' && f.v1).map((f) => f.v1!)));
 
@@ -117,6 +118,37 @@ function alreadyDefaulted(map: ts.Expression): boolean {
   return ts.isSpreadAssignment(map.parent);
 }
 
+/**
+ * The reads of a map through the name it was given, as reads of the map itself: a member read or
+ * updated, the map shown whole. A use that lets it go on (passed, returned) gets a note: a member
+ * may be read there, out of sight; so does a name given another value, whose reads may not be the map's.
+ */
+function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDeclaration, keys: readonly string[]): void {
+  const name = declaration.name.getText(ctx.sf);
+  const zeroes = `v2 leaves a zero member of ${name} out where v1 showed 0 (${keys.join(', ') || 'its counts'})`;
+  if (assignedValues(declaration).length > 1) {
+    ctx.todo(declaration, `${zeroes}, and ${name} is given other values: default its members to 0 where they are the record's`);
+    return;
+  }
+  const uses = nodesOf(ctx.sf)
+    .of<ts.Identifier>(ts.SyntaxKind.Identifier)
+    .filter((id) => id !== declaration.name && id.text === name && ctx.analysis.text.declarationOf(id) === declaration);
+  for (const id of uses) {
+    const p = id.parent;
+    if ((ts.isPropertyAccessExpression(p) || (ts.isElementAccessExpression(p) && ts.isStringLiteral(p.argumentExpression))) && p.expression === id) defaultMember(ctx, p);
+    else if (ts.isCallExpression(p) && p.arguments.includes(id) && SHOWN_BY.test(p.expression.getText(ctx.sf))) defaultShownMap(ctx, id, keys);
+    else if (!zeroesFirst(id, keys)) ctx.todo(id, `${zeroes}: where ${name} goes on from here, a member read gets undefined; default it to 0 there`);
+  }
+}
+
+/** `{ clusters: 0, idps: 0, ...limits }`: the map after its known members at 0, as defaultShownMap writes it. */
+function zeroesFirst(map: ts.Expression, keys: readonly string[]): boolean {
+  const spread = map.parent;
+  if (keys.length === 0 || !ts.isSpreadAssignment(spread) || !ts.isObjectLiteralExpression(spread.parent)) return false;
+  const before = spread.parent.properties.slice(0, spread.parent.properties.indexOf(spread));
+  return keys.every((k) => before.some((p) => ts.isPropertyAssignment(p) && propertyKey(p) === k && p.initializer.getText() === '0'));
+}
+
 export const zeroDefaults: Transform = {
   name: 'zero-defaults',
   description: 'v1 showed zero counts (resourceLimits.repositories: 0), v2 leaves them out: a read defaults to 0, an update in place starts from 0, a map shown whole gets its known members at 0',
@@ -130,6 +162,12 @@ export const zeroDefaults: Transform = {
       // `const { repositories } = group.resourceLimits`
       if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && zeroDefaultMap(ctx, node.initializer)) {
         for (const element of node.name.elements) if (!element.initializer && !element.dotDotDotToken) ctx.edit(element.name.end, element.name.end, ' = 0');
+        return;
+      }
+      // `const limits = group.resourceLimits`: the map under another name.
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
+        const keys = zeroDefaultMap(ctx, node.initializer);
+        if (keys) defaultThroughName(ctx, node, keys);
         return;
       }
       if (!ts.isCallExpression(node) || !SHOWN_BY.test(node.expression.getText(ctx.sf))) return;

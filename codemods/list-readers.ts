@@ -12,6 +12,7 @@ import { addHelper, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageHelpe
 import { pageParameter } from './pagination.js';
 import { pagedExpression } from '../src/codemod/answers.js';
 import { queryOption } from '../src/codemod/v1-calls.js';
+import { clientFieldRenames } from '../src/contract/index.js';
 
 /** The list readers of this file whose calls all migrate. */
 function migratingReaders(ctx: TransformContext): Wrapper[] {
@@ -62,6 +63,33 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   addHelper(ctx, PAGE_HELPER_NAMES[target.kind], (typed, eol) => pageHelper(target.kind, PAGE_HELPER_NAMES[target.kind], typed, eol));
   addHelper(ctx, LIST_KEY_HELPER, listKeyHelper);
   if (inUrl) addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
+  noteSharedRecordType(ctx, wrapper);
+}
+
+/**
+ * The record type a reader declares it returns (`Promise<ApiRecord[]>`), when no one resource owns it:
+ * the reader serves several kinds, so no kind's renames are applied to it, and its v1 names (id,
+ * createdAt) would read undefined on v2 unseen. It gets a note naming the kinds and the renames.
+ */
+function noteSharedRecordType(ctx: TransformContext, wrapper: Wrapper): void {
+  const element = recordTypeName(wrapper.fn?.type);
+  const container = element && ctx.analysis.types.containerOf(element);
+  if (!container || ctx.analysis.types.containers.get(container)?.some((r) => r.shape === 'resource')) return;
+  const resources = [...new Set(ctx.analysis.plan.calls.filter((c) => c.via === wrapper).map((c) => c.resource))];
+  const renames = new Map(resources.flatMap((r) => [...clientFieldRenames(r)]));
+  const stale = container.members.flatMap((m) => (m.name && renames.has(m.name.getText()) ? [`${m.name.getText()} -> ${renames.get(m.name.getText())}`] : []));
+  if (stale.length === 0) return;
+  const kinds = resources.map((r) => r.v2.collection).join(', ');
+  ctx.todo(container, `${element.getText()} holds the records of ${kinds}, which ${wrapper.name}() now reads on v2: v2 renames ${stale.join(', ')}; one kind's renames are not applied to a type several share: rename these members by hand`);
+}
+
+/** `Promise<T[]>`, `T[]`, `Array<T>`: the name of T. */
+function recordTypeName(type: ts.TypeNode | undefined): ts.EntityName | undefined {
+  let t = type;
+  if (t && ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Promise') t = t.typeArguments?.[0];
+  if (t && ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Array') t = t.typeArguments?.[0];
+  else if (t && ts.isArrayTypeNode(t)) t = t.elementType;
+  return t && ts.isTypeReferenceNode(t) ? t.typeName : undefined;
 }
 
 /**

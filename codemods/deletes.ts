@@ -2,7 +2,7 @@
  * A v1 delete answered `{}`; a v2 delete answers an empty body. Where the answer of a migrated
  * delete is parsed as JSON (`res.json()` after the call, or a wrapper that parses every answer),
  * the parse reads an empty body as `{}`, as v1's was; where a wrapper already reads an empty body
- * as no value, the answer the program reads keeps `{}`.
+ * as no value, or axios as `''`, the answer the program reads keeps `{}`.
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
@@ -43,6 +43,19 @@ function keepEmptyAnswers(ctx: TransformContext): void {
   }
 }
 
+/**
+ * `const res = await axios.delete(...)`, its answer read: axios gives v2's empty body as `data: ''`
+ * where v1's was `{}`, so the response the program reads keeps `{}`.
+ */
+function keepEmptyAxiosData(ctx: TransformContext): void {
+  for (const call of ctx.calls) {
+    if (!answersEmpty(call) || call.via || call.client !== 'axios' || !ctx.analysis.plan.migrates(call)) continue;
+    const awaited = call.call.parent;
+    if (!ts.isAwaitExpression(awaited) || ts.isExpressionStatement(awaited.parent)) continue;
+    ctx.edit(call.call.end, call.call.end, ".then((res) => (res.data === '' ? { ...res, data: {} } : res))");
+  }
+}
+
 export const deletes: Transform = {
   name: 'deletes',
   description: "a v1 delete answered {}, a v2 delete an empty body: res.json() of its answer -> res.text() read as {} when empty",
@@ -55,5 +68,6 @@ export const deletes: Transform = {
       ctx.claim(access.name);
     }
     keepEmptyAnswers(ctx);
+    keepEmptyAxiosData(ctx);
   },
 };

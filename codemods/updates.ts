@@ -5,7 +5,7 @@
  * replace, and the call is marked for review.
  */
 import { ts } from 'ts-morph';
-import type { Transform } from '../src/codemod/transform.js';
+import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { maskText } from '../src/codemod/update-masks.js';
 import { appendQuery, quoteLike } from './helpers.js';
 
@@ -23,5 +23,30 @@ export const updates: Transform = {
         ctx.todo(call.call, 'the fields this update sets are not known here: updateMask=* keeps v1\'s full replace (omitted fields are cleared); name the fields it changes');
       }
     }
+    allowPatch(ctx);
   },
 };
+
+/**
+ * `request(method: HttpMethod, ...)` with `type HttpMethod = 'GET' | 'PUT' | ...` in this file: the
+ * updates that now pass 'PATCH' through the wrapper need the union to take it.
+ */
+function allowPatch(ctx: TransformContext): void {
+  for (const wrapper of ctx.analysis.wrappers.byFunction.values()) {
+    const parameter = wrapper.fn && wrapper.methodParam !== undefined ? wrapper.fn.parameters[wrapper.methodParam] : undefined;
+    if (!parameter?.type || !ctx.analysis.plan.calls.some((c) => c.via === wrapper && c.operation === 'update' && ctx.analysis.plan.migrates(c))) continue;
+    const union = methodUnion(ctx, parameter.type);
+    if (!union || union.getSourceFile() !== ctx.sf) continue;
+    const literals = union.types.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal : undefined));
+    if (literals.some((l) => !l) || literals.some((l) => l!.text === 'PATCH')) continue;
+    ctx.edit(union.end, union.end, ` | ${quoteLike(ctx.textOf(literals[0]!), 'PATCH')}`);
+  }
+}
+
+/** A union of method names, written where the parameter is or as the type alias it names. */
+function methodUnion(ctx: TransformContext, type: ts.TypeNode): ts.UnionTypeNode | undefined {
+  if (ts.isUnionTypeNode(type)) return type;
+  if (!ts.isTypeReferenceNode(type)) return undefined;
+  const declared = ctx.analysis.checker.getSymbolAtLocation(type.typeName)?.declarations?.find(ts.isTypeAliasDeclaration);
+  return declared && ts.isUnionTypeNode(declared.type) ? declared.type : undefined;
+}

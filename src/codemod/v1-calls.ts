@@ -153,8 +153,35 @@ export function importedModule(name: ts.Identifier, text: StaticText): string | 
   return n && ts.isStringLiteral(n.moduleSpecifier) ? n.moduleSpecifier.text : undefined;
 }
 
+/** The packages whose calls are recognised, by the name a call of theirs is known by. */
+const LIBRARY_MODULES = new Map([['undici', 'undici'], ['axios', 'axios'], ['got', 'got'], ['ky', 'ky'], ['node-fetch', 'fetch']]);
+const aliasesByFile = new WeakMap<ts.SourceFile, Map<string, string>>();
+
+/**
+ * The names a file gives the libraries' exports, by the library's own name: `import { request as
+ * send } from 'undici'` (send: request), `import http from 'axios'` (http: axios), `import * as u
+ * from 'undici'` (u: undici). Read off the import declarations: no checker.
+ */
+function libraryAliases(sf: ts.SourceFile): Map<string, string> {
+  let aliases = aliasesByFile.get(sf);
+  if (aliases) return aliases;
+  aliases = new Map();
+  for (const s of sf.statements) {
+    const library = ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) ? LIBRARY_MODULES.get(s.moduleSpecifier.text) : undefined;
+    const clause = library ? (s as ts.ImportDeclaration).importClause : undefined;
+    if (!library || !clause || clause.isTypeOnly) continue;
+    if (clause.name) aliases.set(clause.name.text, library);
+    const bindings = clause.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) aliases.set(bindings.name.text, library);
+    else if (bindings) for (const e of bindings.elements) if (e.propertyName && !e.isTypeOnly) aliases.set(e.name.text, e.propertyName.text);
+  }
+  for (const [local, name] of aliases) if (local === name) aliases.delete(local);
+  aliasesByFile.set(sf, aliases);
+  return aliases;
+}
+
 function calleeName(expr: ts.Expression): string {
-  if (ts.isIdentifier(expr)) return expr.text;
+  if (ts.isIdentifier(expr)) return libraryAliases(expr.getSourceFile()).get(expr.text) ?? expr.text;
   if (ts.isPropertyAccessExpression(expr)) return `${calleeName(expr.expression)}.${expr.name.text}`;
   if (expr.kind === ts.SyntaxKind.ThisKeyword) return 'this';
   return '?';

@@ -379,12 +379,24 @@ function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefi
   return ts.isVariableDeclaration(n) ? n : undefined;
 }
 
-function isExported(declaration: ts.VariableDeclaration): boolean {
+function isExported(declaration: ts.VariableDeclaration | ts.PropertyDeclaration): boolean {
+  // A class's constant is read from outside when the class is exported and the member is not private.
+  if (ts.isPropertyDeclaration(declaration)) {
+    const hidden = declaration.modifiers?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword) || ts.isPrivateIdentifier(declaration.name);
+    return !hidden && ts.isClassDeclaration(declaration.parent) && isExportedClass(declaration.parent);
+  }
   const statement = declaration.parent.parent;
   if (ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
-  // export { NAME } at the bottom of the file
-  const name = ts.isIdentifier(declaration.name) ? declaration.name.text : '';
-  return declaration.getSourceFile().statements.some((s) => ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => (e.propertyName ?? e.name).text === name));
+  return exportedByName(declaration.getSourceFile(), ts.isIdentifier(declaration.name) ? declaration.name.text : '');
+}
+
+/** `export { NAME }`, at the bottom of the file say. */
+function exportedByName(sf: ts.SourceFile, name: string): boolean {
+  return sf.statements.some((s) => ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => (e.propertyName ?? e.name).text === name));
+}
+
+function isExportedClass(c: ts.ClassDeclaration): boolean {
+  return Boolean(c.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) || exportedByName(c.getSourceFile(), c.name?.text ?? '');
 }
 
 /** The generic function a constraint belongs to (`indexById()`), or the constraint's type. */

@@ -196,7 +196,8 @@ export class CallPlan {
         this.rewrites.set(literal, rewriteV1Paths(literalSource(literal)));
         continue;
       }
-      const copy = holder && this.split(holder, literal, other ? migrating : staying, !other);
+      // A class's constant is not copied: a copy would be a member of its own, read by a name the calls do not use.
+      const copy = holder && !ts.isPropertyDeclaration(holder) && this.split(holder, literal, other ? migrating : staying, !other);
       if (copy) {
         if (!other) this.rewrites.set(literal, rewriteV1Paths(literalSource(literal)));
         else this.unfollowed.set(holder, copy.name);

@@ -17,7 +17,8 @@ export type PathLiteral = ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | 
 /** A name followed to the declaration that gives it a value: `REPO_PATH`, `PATHS.groups`. */
 export interface FollowedReference {
   node: ts.Identifier | ts.PropertyAccessExpression;
-  declaration: ts.VariableDeclaration | ts.PropertyAssignment;
+  /** A const, a member of a const table, or a class's `static readonly` member. */
+  declaration: ts.VariableDeclaration | ts.PropertyAssignment | ts.PropertyDeclaration;
 }
 
 export interface Evaluated {
@@ -80,6 +81,11 @@ function isConst(declaration: ts.VariableDeclaration): boolean {
   return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
 }
 
+export function isStaticReadonly(declaration: ts.PropertyDeclaration): boolean {
+  const kinds = new Set(declaration.modifiers?.map((m) => m.kind));
+  return kinds.has(ts.SyntaxKind.StaticKeyword) && kinds.has(ts.SyntaxKind.ReadonlyKeyword);
+}
+
 export class StaticText {
   private readonly cache = new Map<ts.Node, Evaluated | undefined>();
 
@@ -137,6 +143,8 @@ export class StaticText {
       const owner = ts.isAsExpression(table) || ts.isSatisfiesExpression(table) ? table.parent : table;
       if (ts.isVariableDeclaration(owner) && isConst(owner)) return { node, declaration, value: declaration.initializer };
     }
+    // `private static readonly GROUPS = '/iam/v1/groups'`: fixed once the class is.
+    if (ts.isPropertyDeclaration(declaration) && declaration.initializer && isStaticReadonly(declaration)) return { node, declaration, value: declaration.initializer };
     return undefined;
   }
 

@@ -165,8 +165,8 @@ function validate(ctx: HandlerContext, resource: ResourceContract, version: ApiV
   }
 }
 
-function initialValue(ctx: HandlerContext, field: FieldRule, parent: string): unknown {
-  if (field.type === 'timestamp') return nowMicros(ctx);
+function initialValue(field: FieldRule, parent: string, now: number): unknown {
+  if (field.type === 'timestamp') return now;
   // An output-only reference is the parent (a binding's group); a written one the body left out is missing, and validation says so.
   if (field.type === 'reference') return field.access === 'output-only' ? parent : zeroValue(field);
   return zeroValue(field);
@@ -178,11 +178,13 @@ export function create(ctx: HandlerContext, resource: ResourceContract, version:
   const parentKind = resource.parent!;
   if (!ctx.store.get(parentKind, parent)) throw notFound(`${resourceOf(parentKind).singular} ${parent}`);
   const { values } = readBody(resource, version, parseJsonObject(bodyText));
-  const record: StoredRecord = { uid: '', createTime: nowMicros(ctx), updateTime: nowMicros(ctx) };
+  // One instant for the whole record: a clock read per field could put its times a millisecond apart.
+  const now = nowMicros(ctx);
+  const record: StoredRecord = { uid: '', createTime: now, updateTime: now };
   for (const field of resource.fields) {
     const key = storageKey(field);
     if (key === 'uid') continue;
-    record[key] = values.has(key) ? values.get(key) : initialValue(ctx, field, parent);
+    record[key] = values.has(key) ? values.get(key) : initialValue(field, parent, now);
   }
   validate(ctx, resource, version, record);
   record.uid = ctx.store.newUid(parent);

@@ -115,6 +115,15 @@ describe('v2 groups', () => {
 });
 
 describe('v2 identities, roles and role bindings', () => {
+  it('gives a new record one instant for all its times, however the clock moves while it is made', async () => {
+    let t = Date.UTC(2026, 0, 1);
+    const ticking = await useEmulator({ dataset: 'demo', now: () => (t += 1) });
+    const root = (await ticking.get('/iam/v2beta1/groups?page_size=1')).json.groups[0];
+    const r = await ticking.call('POST', `/iam/v2beta1/identities/${root.uid}`, { body: { name: 'bot', claimMatch: { issuer: 'https://issuer.example', subject: 's' } } });
+    expect(r.status).toBe(200);
+    expect([r.json.updateTime, r.json.lastSeenTime]).toEqual([r.json.createTime, r.json.createTime]);
+  });
+
   it('creates an identity in a group with a claimMatch, and lists roles with no scoping', async () => {
     const r = await emu.call('POST', `/iam/v2beta1/identities/${org.uid}`, {
       body: { name: 'deploy-bot', description: 'd', claimMatch: { issuer: 'https://token.actions.example', subject: 'repo:a/b' } },

@@ -52,7 +52,7 @@ function keepEmptyAxiosData(ctx: TransformContext): void {
     if (!answersEmpty(call) || call.via || call.client !== 'axios' || !ctx.analysis.plan.migrates(call)) continue;
     const awaited = call.call.parent;
     if (!ts.isAwaitExpression(awaited) || ts.isExpressionStatement(awaited.parent)) continue;
-    ctx.edit(call.call.end, call.call.end, ".then((res) => (res.data === '' ? { ...res, data: {} } : res))");
+    ctx.edit(call.call.end, call.call.end, ".then((res) => (typeof res.data === 'string' && res.data === '' ? { ...res, data: {} } : res))");
   }
 }
 

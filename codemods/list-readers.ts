@@ -13,12 +13,13 @@ import { pageParameter } from './pagination.js';
 import { pagedExpression } from '../src/codemod/answers.js';
 import { queryOption } from '../src/codemod/v1-calls.js';
 import { clientFieldRenames } from '../src/contract/index.js';
+import { arrayElementType } from '../src/codemod/resource-types.js';
 
-/** The list readers of this file whose calls all migrate. */
-function migratingReaders(ctx: TransformContext): Wrapper[] {
+/** The list readers whose calls all migrate, of this file (`here`) or of any. */
+function migratingReaders(ctx: TransformContext, here = true): Wrapper[] {
   const out: Wrapper[] = [];
   for (const wrapper of ctx.analysis.wrappers.byFunction.values()) {
-    if (!wrapper.records || wrapper.fn?.getSourceFile() !== ctx.sf) continue;
+    if (!wrapper.records || (here && wrapper.fn?.getSourceFile() !== ctx.sf)) continue;
     const calls = ctx.analysis.plan.calls.filter((c) => c.via === wrapper);
     if (calls.length > 0 && calls.every((c) => ctx.analysis.plan.migrates(c))) out.push(wrapper);
   }
@@ -63,34 +64,8 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   addHelper(ctx, PAGE_HELPER_NAMES[target.kind], (typed, eol) => pageHelper(target.kind, PAGE_HELPER_NAMES[target.kind], typed, eol));
   addHelper(ctx, LIST_KEY_HELPER, listKeyHelper);
   if (inUrl) addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
-  noteSharedRecordType(ctx, wrapper);
 }
 
-/**
- * The record type a reader declares it returns (`Promise<ApiRecord[]>`), when no one resource owns it:
- * the reader serves several kinds, so no kind's renames are applied to it, and its v1 names (id,
- * createdAt) would read undefined on v2 unseen. It gets a note naming the kinds and the renames.
- */
-function noteSharedRecordType(ctx: TransformContext, wrapper: Wrapper): void {
-  const element = recordTypeName(wrapper.fn?.type);
-  const container = element && ctx.analysis.types.containerOf(element);
-  if (!container || ctx.analysis.types.containers.get(container)?.some((r) => r.shape === 'resource')) return;
-  const resources = [...new Set(ctx.analysis.plan.calls.filter((c) => c.via === wrapper).map((c) => c.resource))];
-  const renames = new Map(resources.flatMap((r) => [...clientFieldRenames(r)]));
-  const stale = container.members.flatMap((m) => (m.name && renames.has(m.name.getText()) ? [`${m.name.getText()} -> ${renames.get(m.name.getText())}`] : []));
-  if (stale.length === 0) return;
-  const kinds = resources.map((r) => r.v2.collection).join(', ');
-  ctx.todo(container, `${element.getText()} holds the records of ${kinds}, which ${wrapper.name}() now reads on v2: v2 renames ${stale.join(', ')}; one kind's renames are not applied to a type several share: rename these members by hand`);
-}
-
-/** `Promise<T[]>`, `T[]`, `Array<T>`: the name of T. */
-function recordTypeName(type: ts.TypeNode | undefined): ts.EntityName | undefined {
-  let t = type;
-  if (t && ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Promise') t = t.typeArguments?.[0];
-  if (t && ts.isTypeReferenceNode(t) && t.typeName.getText() === 'Array') t = t.typeArguments?.[0];
-  else if (t && ts.isArrayTypeNode(t)) t = t.elementType;
-  return t && ts.isTypeReferenceNode(t) ? t.typeName : undefined;
-}
 
 /**
  * The page parameters join the request: in the URL (`withPage(url, page)`, true), or, where a query
@@ -116,10 +91,39 @@ function optionsOf(call: ts.CallExpression): ts.ObjectLiteralExpression | undefi
   return options && ts.isObjectLiteralExpression(options) ? options : undefined;
 }
 
+/**
+ * The record type a reader declares it returns (`Promise<ApiRecord[]>`), declared in this file, when
+ * no one resource owns it: the reader serves several kinds, so no kind's renames are applied to it,
+ * and its v1 names (id, createdAt) would read undefined on v2 unseen. It gets a note naming the kinds
+ * and the renames. Asked of every reader whose calls all migrate, in whatever file it is.
+ */
+function noteSharedRecordType(ctx: TransformContext, wrapper: Wrapper): void {
+  const element = recordTypeName(wrapper.fn?.type);
+  const container = element && ctx.analysis.types.containerOf(element);
+  if (!container || container.getSourceFile() !== ctx.sf || ctx.analysis.types.containers.get(container)?.some((r) => r.shape === 'resource')) return;
+  const resources = [...new Set(ctx.analysis.plan.calls.filter((c) => c.via === wrapper).map((c) => c.resource))];
+  const renames = new Map(resources.flatMap((r) => [...clientFieldRenames(r)]));
+  const stale = container.members.flatMap((m) => {
+    const name = m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : undefined;
+    return name && renames.has(name) ? [`${name} -> ${renames.get(name)}`] : [];
+  });
+  if (stale.length === 0) return;
+  const kinds = resources.map((r) => r.v2.collection).join(', ');
+  ctx.todo(container, `${element.getText()} holds the records of ${kinds}, which ${wrapper.name}() now reads on v2: v2 renames ${stale.join(', ')}; one kind's renames are not applied to a type several share: rename these members by hand`);
+}
+
+/** `Promise<T[]>`, `readonly T[]`, `Array<T>`: the name of T. */
+function recordTypeName(type: ts.TypeNode | undefined): ts.EntityName | undefined {
+  const promised = type && ts.isTypeReferenceNode(type) && type.typeName.getText() === 'Promise' ? type.typeArguments?.[0] : type;
+  const element = promised && arrayElementType(promised);
+  return element && ts.isTypeReferenceNode(element) ? element.typeName : undefined;
+}
+
 export const listReaders: Transform = {
   name: 'list-readers',
   description: 'a function that reads the records of any list it is handed (body.items) -> the v2 key read from the path, every page gathered',
   apply(ctx) {
     for (const wrapper of migratingReaders(ctx)) migrateReader(ctx, wrapper);
+    for (const wrapper of migratingReaders(ctx, false)) noteSharedRecordType(ctx, wrapper);
   },
 };

@@ -32,14 +32,17 @@ export const updates: Transform = {
  * updates that now pass 'PATCH' through the wrapper need the union to take it.
  */
 function allowPatch(ctx: TransformContext): void {
+  // Two helpers may share one union: it takes 'PATCH' once.
+  const widened = new Set<ts.UnionTypeNode>();
   for (const wrapper of ctx.analysis.wrappers.byFunction.values()) {
     const parameter = wrapper.fn && wrapper.methodParam !== undefined ? wrapper.fn.parameters[wrapper.methodParam] : undefined;
     if (!parameter?.type || !ctx.analysis.plan.calls.some((c) => c.via === wrapper && c.operation === 'update' && ctx.analysis.plan.migrates(c))) continue;
     const union = methodUnion(ctx, parameter.type);
-    if (!union || union.getSourceFile() !== ctx.sf) continue;
+    if (!union || union.getSourceFile() !== ctx.sf || widened.has(union)) continue;
     const literals = union.types.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal : undefined));
     if (literals.some((l) => !l) || literals.some((l) => l!.text === 'PATCH')) continue;
     ctx.edit(union.end, union.end, ` | ${quoteLike(ctx.textOf(literals[0]!), 'PATCH')}`);
+    widened.add(union);
   }
 }
 

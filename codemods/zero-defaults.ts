@@ -54,6 +54,8 @@ const COMPOUND = new Map<ts.SyntaxKind, string>([
 function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
   const text = ctx.textOf(member);
   const parent = member.parent;
+  // `limits.hasOwnProperty('idps')`, `delete limits.idps`: no count is read.
+  if ((ts.isCallExpression(parent) && parent.expression === member) || ts.isDeleteExpression(parent)) return;
   if (ts.isBinaryExpression(parent) && parent.left === member && isAssignment(parent.operatorToken.kind)) {
     const op = COMPOUND.get(parent.operatorToken.kind);
     // `limits.repositories = 5` sets it: nothing to default.
@@ -78,6 +80,11 @@ function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpressio
   if (defaulted(member)) return;
   if (standsAlone(member)) wrap(ctx, member, ' ?? 0', '', '');
   else wrap(ctx, member, ' ?? 0');
+}
+
+/** `const { repositories } = limits` -> `const { repositories = 0 } = limits`. */
+function defaultPattern(ctx: TransformContext, pattern: ts.ObjectBindingPattern): void {
+  for (const element of pattern.elements) if (!element.initializer && !element.dotDotDotToken) ctx.edit(element.name.end, element.name.end, ' = 0');
 }
 
 function isAssignment(kind: ts.SyntaxKind): boolean {
@@ -109,14 +116,10 @@ function wrap(ctx: TransformContext, node: ts.Node, inside = '', before = '(', a
 
 /** `JSON.stringify(group.resourceLimits)`: the map with its known members at 0 first, as v1 showed it. */
 function defaultShownMap(ctx: TransformContext, map: ts.Expression, keys: readonly string[]): void {
-  if (keys.length === 0 || alreadyDefaulted(map)) return;
+  if (keys.length === 0 || zeroesFirst(map, keys)) return;
   wrap(ctx, map, '', `{ ${keys.map((k) => `${k}: 0`).join(', ')}, ...`, ' }');
 }
 
-/** `{ clusters: 0, ..., ...group.resourceLimits }`: an earlier run's edit. */
-function alreadyDefaulted(map: ts.Expression): boolean {
-  return ts.isSpreadAssignment(map.parent);
-}
 
 /**
  * The reads of a map through the name it was given, as reads of the map itself: a member read or
@@ -137,11 +140,12 @@ function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDecla
     const p = id.parent;
     if ((ts.isPropertyAccessExpression(p) || (ts.isElementAccessExpression(p) && ts.isStringLiteral(p.argumentExpression))) && p.expression === id) defaultMember(ctx, p);
     else if (ts.isCallExpression(p) && p.arguments.includes(id) && SHOWN_BY.test(p.expression.getText(ctx.sf))) defaultShownMap(ctx, id, keys);
+    else if (ts.isVariableDeclaration(p) && p.initializer === id && ts.isObjectBindingPattern(p.name)) defaultPattern(ctx, p.name);
     else if (!zeroesFirst(id, keys)) ctx.todo(id, `${zeroes}: where ${name} goes on from here, a member read gets undefined; default it to 0 there`);
   }
 }
 
-/** `{ clusters: 0, idps: 0, ...limits }`: the map after its known members at 0, as defaultShownMap writes it. */
+/** `{ clusters: 0, idps: 0, ...limits }`: the map after its known members at 0, as defaultShownMap writes it (an earlier run's edit). */
 function zeroesFirst(map: ts.Expression, keys: readonly string[]): boolean {
   const spread = map.parent;
   if (keys.length === 0 || !ts.isSpreadAssignment(spread) || !ts.isObjectLiteralExpression(spread.parent)) return false;
@@ -161,7 +165,7 @@ export const zeroDefaults: Transform = {
       }
       // `const { repositories } = group.resourceLimits`
       if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && zeroDefaultMap(ctx, node.initializer)) {
-        for (const element of node.name.elements) if (!element.initializer && !element.dotDotDotToken) ctx.edit(element.name.end, element.name.end, ' = 0');
+        defaultPattern(ctx, node.name);
         return;
       }
       // `const limits = group.resourceLimits`: the map under another name.

@@ -5,7 +5,7 @@
  */
 import type { StructuredPatch } from 'diff';
 import type { FileOutcome } from './engine.js';
-import { Lines, type TextEdit } from './source-text.js';
+import { Lines, lineOf, type TextEdit } from './source-text.js';
 
 /** Old lines `oldFrom..oldTo` (0-based, inclusive; empty when oldFrom > oldTo) became new lines `newFrom..newTo`. */
 export interface LineChange {
@@ -61,7 +61,9 @@ export function lineBefore(changes: readonly LineChange[], line: number): number
 export function reviewAsItWas(outcome: FileOutcome): FileOutcome {
   const changes = outcome.changed ? outcome.changes : undefined;
   if (!changes || outcome.review.length === 0) return outcome;
-  return { ...outcome, review: outcome.review.map((r) => ({ ...r, line: lineBefore(changes, r.line) })) };
+  // A line of what the migration added at the end (a helper) stands for the file's last line.
+  const last = lineOf(outcome.before, outcome.before.trimEnd().length);
+  return { ...outcome, review: outcome.review.map((r) => ({ ...r, line: Math.min(lineBefore(changes, r.line), last) })) };
 }
 
 const NO_NEWLINE = '\\ No newline at end of file';

@@ -290,8 +290,14 @@ export function memberType(container: Container, name: string): ts.TypeNode | un
 }
 
 /** `T` of `T[]` or `Array<T>`, when it is a plain name. */
+/** The element type of `T[]`, `readonly T[]`, `Array<T>` and `ReadonlyArray<T>`. */
+export function arrayElementType(node: ts.TypeNode): ts.TypeNode | undefined {
+  const n = ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword ? node.type : node;
+  return ts.isArrayTypeNode(n) ? n.elementType : ts.isTypeReferenceNode(n) && ts.isIdentifier(n.typeName) && ARRAY_NAMES.has(n.typeName.text) ? n.typeArguments?.[0] : undefined;
+}
+
 function elementTypeName(node: ts.TypeNode): string | undefined {
-  const element = ts.isArrayTypeNode(node) ? node.elementType : ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && ARRAY_NAMES.has(node.typeName.text) ? node.typeArguments?.[0] : undefined;
+  const element = arrayElementType(node);
   return element && ts.isTypeReferenceNode(element) && ts.isIdentifier(element.typeName) ? element.typeName.text : undefined;
 }
 

@@ -2,7 +2,8 @@
  * Splitting a codemod run into the shards of a CI matrix (`--shard i/n`). Files that change
  * together stay together: the prefilter's candidate files joined by the relative imports between
  * them (a type and its readers, a wrapper and its callers) form components, and a component is never
- * split. Every shard reads every file, so the prefilter and the import scan see the whole tree and
+ * split; every file that loads a JSON file (a recording) joins one component, as --jobs groups
+ * them, so one shard rewrites each recording. Every shard reads every file, so the prefilter and the import scan see the whole tree and
  * decide as the unsharded run does; each shard analyses and reports only the files it owns.
  *
  * Components go, largest first (ties by their smallest relative path), to the shard with the fewest

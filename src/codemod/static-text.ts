@@ -86,6 +86,11 @@ export function isStaticReadonly(declaration: ts.PropertyDeclaration): boolean {
   return kinds.has(ts.SyntaxKind.StaticKeyword) && kinds.has(ts.SyntaxKind.ReadonlyKeyword);
 }
 
+function readByClassName(node: ts.Identifier | ts.PropertyAccessExpression, member: ts.PropertyDeclaration): boolean {
+  const owner = member.parent;
+  return ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && ts.isClassDeclaration(owner) && node.expression.text === owner.name?.text;
+}
+
 export class StaticText {
   private readonly cache = new Map<ts.Node, Evaluated | undefined>();
 
@@ -143,8 +148,8 @@ export class StaticText {
       const owner = ts.isAsExpression(table) || ts.isSatisfiesExpression(table) ? table.parent : table;
       if (ts.isVariableDeclaration(owner) && isConst(owner)) return { node, declaration, value: declaration.initializer };
     }
-    // `private static readonly GROUPS = '/iam/v1/groups'`: fixed once the class is.
-    if (ts.isPropertyDeclaration(declaration) && declaration.initializer && isStaticReadonly(declaration)) return { node, declaration, value: declaration.initializer };
+    // `Groups.PATH` of `private static readonly PATH = '/iam/v1/groups'`; never `this.PATH`, which a subclass may override.
+    if (ts.isPropertyDeclaration(declaration) && declaration.initializer && isStaticReadonly(declaration) && readByClassName(node, declaration)) return { node, declaration, value: declaration.initializer };
     return undefined;
   }
 

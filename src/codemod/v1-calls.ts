@@ -180,8 +180,22 @@ function libraryAliases(sf: ts.SourceFile): Map<string, string> {
   return aliases;
 }
 
+/**
+ * A callee's name, its root by the library's own name where the file imports it under another
+ * (`send(...)` of `import { request as send } from 'undici'` is `request`). The checker confirms the
+ * name is the import, not a parameter or local of the same name: asked only of those names.
+ */
+function libraryCalleeName(expr: ts.Expression, text: StaticText): string {
+  let root = expr;
+  while (ts.isPropertyAccessExpression(root)) root = root.expression;
+  const name = calleeName(expr);
+  if (!ts.isIdentifier(root)) return name;
+  const library = libraryAliases(root.getSourceFile()).get(root.text);
+  return library && text.importOf(root) ? library + name.slice(root.text.length) : name;
+}
+
 function calleeName(expr: ts.Expression): string {
-  if (ts.isIdentifier(expr)) return libraryAliases(expr.getSourceFile()).get(expr.text) ?? expr.text;
+  if (ts.isIdentifier(expr)) return expr.text;
   if (ts.isPropertyAccessExpression(expr)) return `${calleeName(expr.expression)}.${expr.name.text}`;
   if (expr.kind === ts.SyntaxKind.ThisKeyword) return 'this';
   return '?';
@@ -227,7 +241,7 @@ function enclosingBlock(node: ts.Node): ts.Node | undefined {
 
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
-  const name = calleeName(call.expression);
+  const name = libraryCalleeName(call.expression, text);
   // The program's own `request()` or `fetch()` is not the library's: it may be a wrapper. Asked only of those names: the checker is the cost.
   if (LIBRARY_NAMES.has(name)) {
     const own = functionOf(call.expression, (n) => text.declarationOf(n));

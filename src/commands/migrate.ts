@@ -3,7 +3,7 @@
  * `--write` applies the changes. Options in, an outcome out; the CLI prints it.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
 import { findConfig, loadConfig } from '../codemod/config.js';
@@ -19,7 +19,7 @@ import { writeAll } from '../codemod/write-all.js';
 import { writeAtomically } from '../atomic-write.js';
 import { appendStepSummary } from '../report/step-summary.js';
 import { jsonReport, writeReports } from '../report/report-files.js';
-import { githubFormat, jobsOption, reportFiles, reportMaxChars, shardOption } from './options.js';
+import { githubFormat, jobsOption, reportFiles, reportMaxChars, runRelative, shardOption } from './options.js';
 import { UsageError } from '../errors.js';
 
 export interface MigrateCommandOptions {
@@ -85,7 +85,7 @@ function findTsconfig(given: string | undefined, paths: readonly string[], cwd: 
 
 /** What the shards of one codemod run must share: what decides its files and what it does to them. */
 function shardedRun(paths: readonly string[] | undefined, o: MigrateCommandOptions, transforms: readonly Transform[], cwd: string, tsconfig: string | undefined, config: string | undefined): Record<string, string> {
-  const rel = (path: string) => relative(cwd, resolve(cwd, path)).split(sep).join('/') || '.';
+  const rel = (path: string) => runRelative(cwd, path);
   return {
     paths: (paths && paths.length > 0 ? paths : ['.']).map(rel).sort().join(' '),
     transforms: transforms.map((t) => t.name).join(','),

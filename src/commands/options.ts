@@ -1,6 +1,6 @@
 /** Reading the flags the commands share: whole numbers in a range, http(s) URLs, the format of a report file and its bound. */
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
+import { extname, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ReportFile } from '../report/report-files.js';
 
@@ -56,6 +56,11 @@ export interface Shard {
    * merge-reports refuses shards that differ, whose union would not be any run.
    */
   run?: Record<string, string>;
+}
+
+/** A path as a shard's report records it: relative to where the command runs, with forward slashes. */
+export function runRelative(cwd: string, path: string): string {
+  return relative(cwd, resolve(cwd, path)).split(sep).join('/') || '.';
 }
 
 /** --shard I/N, as a matrix writes it (`--shard 2/4`). */

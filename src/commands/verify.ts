@@ -14,7 +14,7 @@ import { partsOfShard, PlanError, planParts, type AuditPart } from '../verify/pa
 import { applyBaseline, buildReport, githubAnnotations, renderMarkdown, renderTerminal, type AuditReport } from '../verify/report.js';
 import { ExchangedToken, Secrets, StaticToken, type TokenSource } from '../verify/token-source.js';
 import type { StartedEmulator } from './emulator.js';
-import { githubFormat, httpUrl, reportFiles, reportMaxChars, shardOption, wholeNumber, type Shard } from './options.js';
+import { githubFormat, httpUrl, reportFiles, reportMaxChars, runRelative, shardOption, wholeNumber, type Shard } from './options.js';
 
 export interface VerifyCommandOptions {
   baseUrl?: string;
@@ -178,7 +178,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
     if (baseline) applyBaseline(result.findings, baseline);
     const report = buildReport(
       result,
-      { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), ...(shard ? { shard: { ...shard, run: { kinds: resources.map((r) => r.kind).join(','), baseline: o.baseline ?? 'none' } } } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
+      { version: io.version, baseUrl, embeddedEmulator: !o.baseUrl, ...(o.scope ? { scope: o.scope } : {}), ...(shard ? { shard: { ...shard, run: { kinds: resources.map((r) => r.kind).join(','), baseline: o.baseline ? runRelative(process.cwd(), o.baseline) : 'none' } } } : {}), requests: client.stats.requests, retries: client.stats.retries, elapsedMs: Date.now() - started },
       resources.map((r) => r.kind),
     );
     const json = jsonReport(reports);

@@ -48,3 +48,24 @@ it('names the lines of the file as it was in a dry run, and of the written file 
   const again = await runCli(['save.ts'], { cwd: dir });
   expect(linesOf(again.stderr)).toEqual([5, 10]);
 });
+
+it('puts an error in what the migration adds at the end of a file on its last line, never past it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-review-lines-end-'));
+  // No DOM lib: the page helper the migration appends names Response, which this program does not know.
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, lib: ['es2022'], types: [], noEmit: true }, include: ['*.ts'] }));
+  const source = [
+    'declare function fetch(url: string): Promise<{ ok: boolean; json(): Promise<unknown> }>;',
+    'interface Group { id: string; name: string }',
+    'export async function names(base: string): Promise<string[]> {',
+    '  const res = await fetch(`${base}/iam/v1/groups`);',
+    '  const body = (await res.json()) as { items: Group[] };',
+    '  return body.items.map((g) => g.name);',
+    '}',
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, 'a.ts'), source);
+  const r = await runCli(['.', '--format', 'github'], { cwd: dir });
+  const lines = [...r.stdout.matchAll(/^::warning file=a\.ts,line=(\d+),title=migrate-v2 self-check::/gm)].map((m) => Number(m[1]));
+  expect(lines.length, r.stdout).toBeGreaterThan(0);
+  for (const line of lines) expect(line).toBeLessThanOrEqual(7);
+});

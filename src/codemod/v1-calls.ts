@@ -84,13 +84,15 @@ const CLIENT_FACTORY = /^(axios|got|ky)$/;
 const LIBRARY_NAMES = new Set(['fetch', 'request', 'axios', 'got', 'ky']);
 
 /** The library and `{ baseURL }` of an `axios.create(...)` (got's and ky's `prefixUrl`, ky's `prefix`); null when it is no such call. */
-function factoryBase(init: ts.Expression): { client: Client; base?: ts.Expression } | null {
+function factoryBase(init: ts.Expression, text: StaticText): { client: Client; base?: ts.Expression } | null {
   const n = unwrap(init);
   if (!ts.isCallExpression(n) || !ts.isPropertyAccessExpression(n.expression) || !/^(create|extend)$/.test(n.expression.name.text)) return null;
-  if (!ts.isIdentifier(n.expression.expression) || !CLIENT_FACTORY.test(n.expression.expression.text)) return null;
+  // `http.create(...)` of `import http from 'axios'` is axios's.
+  const library = ts.isIdentifier(n.expression.expression) ? libraryCalleeName(n.expression.expression, text) : '';
+  if (!CLIENT_FACTORY.test(library)) return null;
   const config = n.arguments[0] && unwrap(n.arguments[0]);
   const base = config && ts.isObjectLiteralExpression(config) ? (propertyOf(config, 'baseURL') ?? propertyOf(config, 'prefixUrl') ?? propertyOf(config, 'prefix')) : undefined;
-  return { client: n.expression.expression.text as Client, ...(base ? { base } : {}) };
+  return { client: library as Client, ...(base ? { base } : {}) };
 }
 
 /** `this.http = axios.create(...)` in the constructor of the class that declares `http`. */
@@ -115,7 +117,7 @@ function instanceOf(target: ts.Expression, text: StaticText): { client: Client; 
   let init: ts.Expression | undefined;
   if (declaration && (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration))) init = declaration.initializer;
   if (!init && declaration && ts.isPropertyDeclaration(declaration)) init = assignedInConstructor(declaration);
-  const made = init ? factoryBase(init) : null;
+  const made = init ? factoryBase(init, text) : null;
   if (made) return { client: made.client, base: made.base ? (text.of(made.base) ?? UNKNOWN_BASE) : NOTHING };
   // Made by a factory of the program, or handed in and known by its type (`api: KyInstance`): its base URL is the caller's.
   const typed = declaration && (ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration) || ts.isVariableDeclaration(declaration)) ? clientOfType(declaration.type, text) : undefined;
@@ -134,7 +136,7 @@ function madeByFactory(init: ts.Expression, text: StaticText): Client | undefine
   const fn = ts.isCallExpression(n) ? functionOf(n.expression, (x) => text.declarationOf(x)) : undefined;
   if (!fn) return undefined;
   const returned = returnedExpressions(fn);
-  return clientOfType(fn.type, text) ?? (returned.length === 1 ? factoryBase(returned[0]!)?.client : undefined);
+  return clientOfType(fn.type, text) ?? (returned.length === 1 ? factoryBase(returned[0]!, text)?.client : undefined);
 }
 
 /** The client whose package a type annotation's name is imported from (`KyInstance` from 'ky'), read off the import itself. */

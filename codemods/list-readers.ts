@@ -66,7 +66,6 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   if (inUrl) addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
 }
 
-
 /**
  * The page parameters join the request: in the URL (`withPage(url, page)`, true), or, where a query
  * option replaces the URL's query (got and ky `searchParams`), in that option.

@@ -46,10 +46,10 @@ function allowPatch(ctx: TransformContext): void {
   }
 }
 
-/** A union of method names, written where the parameter is or as the type alias it names. */
+/** A union of method names, written where the parameter is or as the type alias it names (imported, say). */
 function methodUnion(ctx: TransformContext, type: ts.TypeNode): ts.UnionTypeNode | undefined {
   if (ts.isUnionTypeNode(type)) return type;
   if (!ts.isTypeReferenceNode(type)) return undefined;
-  const declared = ctx.analysis.checker.getSymbolAtLocation(type.typeName)?.declarations?.find(ts.isTypeAliasDeclaration);
-  return declared && ts.isUnionTypeNode(declared.type) ? declared.type : undefined;
+  const declared = ctx.analysis.types.declarationOfType(type.typeName);
+  return declared && ts.isTypeAliasDeclaration(declared) && ts.isUnionTypeNode(declared.type) ? declared.type : undefined;
 }

@@ -120,7 +120,6 @@ function defaultShownMap(ctx: TransformContext, map: ts.Expression, keys: readon
   wrap(ctx, map, '', `{ ${keys.map((k) => `${k}: 0`).join(', ')}, ...`, ' }');
 }
 
-
 /**
  * The reads of a map through the name it was given, as reads of the map itself: a member read or
  * updated, the map shown whole. A use that lets it go on (passed, returned) gets a note: a member

@@ -13,6 +13,7 @@ import { missingBy, readsAsOne } from './read-one.js';
 import { fieldsGoneInV2, goneFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
+import { hasModifier } from './module-shape.js';
 import { Wrappers } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
 import type { CodemodConfig } from './config.js';
@@ -382,11 +383,11 @@ function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefi
 function isExported(declaration: ts.VariableDeclaration | ts.PropertyDeclaration): boolean {
   // A class's constant is read from outside when the class is exported and the member is not private.
   if (ts.isPropertyDeclaration(declaration)) {
-    const hidden = declaration.modifiers?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword) || ts.isPrivateIdentifier(declaration.name);
+    const hidden = hasModifier(declaration, ts.SyntaxKind.PrivateKeyword) || ts.isPrivateIdentifier(declaration.name);
     return !hidden && ts.isClassDeclaration(declaration.parent) && isExportedClass(declaration.parent);
   }
   const statement = declaration.parent.parent;
-  if (ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
+  if (ts.isVariableStatement(statement) && hasModifier(statement, ts.SyntaxKind.ExportKeyword)) return true;
   return exportedByName(declaration.getSourceFile(), ts.isIdentifier(declaration.name) ? declaration.name.text : '');
 }
 
@@ -396,7 +397,7 @@ function exportedByName(sf: ts.SourceFile, name: string): boolean {
 }
 
 function isExportedClass(c: ts.ClassDeclaration): boolean {
-  return Boolean(c.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) || exportedByName(c.getSourceFile(), c.name?.text ?? '');
+  return hasModifier(c, ts.SyntaxKind.ExportKeyword) || exportedByName(c.getSourceFile(), c.name?.text ?? '');
 }
 
 /** The generic function a constraint belongs to (`indexById()`), or the constraint's type. */

@@ -50,7 +50,8 @@ function bindingNames(name: ts.BindingName, out: string[] = []): string[] {
   return out;
 }
 
-const hasModifier = (node: ts.Node, kind: ts.SyntaxKind) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+/** Whether a declaration is written with a modifier (`export`, `static`, `private`, ...). */
+export const hasModifier = (node: ts.Node, kind: ts.SyntaxKind) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 
 /** The local names a top-level statement (other than an import) declares. */
 export function declaredNames(statement: ts.Statement): string[] {

@@ -135,7 +135,8 @@ export class ResourceTypes {
     }
   }
 
-  private declarationOfType(name: ts.EntityName): ts.Declaration | undefined {
+  /** The interface or type alias a type name refers to, through imports. */
+  declarationOfType(name: ts.EntityName): ts.Declaration | undefined {
     let symbol = this.checker.getSymbolAtLocation(name);
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
     return symbol?.declarations?.find((d) => ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d));

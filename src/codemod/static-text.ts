@@ -7,6 +7,7 @@
  * on the way, is recorded: those are what a path rewrite edits, and what a split redirects.
  */
 import { ts } from 'ts-morph';
+import { hasModifier } from './module-shape.js';
 
 export const HOLE = '\u0001';
 /** Stands for a parameter of a function being read as a wrapper (wrappers.ts): its path, whatever it is. */
@@ -81,9 +82,8 @@ function isConst(declaration: ts.VariableDeclaration): boolean {
   return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
 }
 
-export function isStaticReadonly(declaration: ts.PropertyDeclaration): boolean {
-  const kinds = new Set(declaration.modifiers?.map((m) => m.kind));
-  return kinds.has(ts.SyntaxKind.StaticKeyword) && kinds.has(ts.SyntaxKind.ReadonlyKeyword);
+function isStaticReadonly(declaration: ts.PropertyDeclaration): boolean {
+  return hasModifier(declaration, ts.SyntaxKind.StaticKeyword) && hasModifier(declaration, ts.SyntaxKind.ReadonlyKeyword);
 }
 
 function readByClassName(node: ts.Identifier | ts.PropertyAccessExpression, member: ts.PropertyDeclaration): boolean {

@@ -10,6 +10,7 @@ import { propertyOf } from './syntax.js';
 import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
+import { readImport, type Imported } from './module-shape.js';
 
 export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky';
 export type V1Operation = 'list' | 'get-by-list' | 'create' | 'update' | 'delete';
@@ -167,17 +168,14 @@ const aliasesByFile = new WeakMap<ts.SourceFile, Map<string, string>>();
 function libraryAliases(sf: ts.SourceFile): Map<string, string> {
   let aliases = aliasesByFile.get(sf);
   if (aliases) return aliases;
+  const imports = new Map<string, Imported>();
+  for (const s of sf.statements) if (ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly) readImport(s, imports);
   aliases = new Map();
-  for (const s of sf.statements) {
-    const library = ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) ? LIBRARY_MODULES.get(s.moduleSpecifier.text) : undefined;
-    const clause = library ? (s as ts.ImportDeclaration).importClause : undefined;
-    if (!library || !clause || clause.isTypeOnly) continue;
-    if (clause.name) aliases.set(clause.name.text, library);
-    const bindings = clause.namedBindings;
-    if (bindings && ts.isNamespaceImport(bindings)) aliases.set(bindings.name.text, library);
-    else if (bindings) for (const e of bindings.elements) if (e.propertyName && !e.isTypeOnly) aliases.set(e.name.text, e.propertyName.text);
+  for (const [local, { specifier, name }] of imports) {
+    const library = LIBRARY_MODULES.get(specifier);
+    const own = name === 'default' || name === '*' ? library : name;
+    if (library && own !== local) aliases.set(local, own!);
   }
-  for (const [local, name] of aliases) if (local === name) aliases.delete(local);
   aliasesByFile.set(sf, aliases);
   return aliases;
 }

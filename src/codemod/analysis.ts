@@ -79,25 +79,21 @@ export class Analysis {
     this.keepDestructuredReads();
     this.keepUntestableReads();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
-    // its v1 names, which keeps its other calls on v1 too. A few rounds over the flow's evidence
-    // settle it; then the checker's evidence and the path plan, and only if they keep another call
-    // on v1, rounds with the checker until types and decisions agree.
-    this.settle(false, 3);
-    this.gatherEvidence(true);
-    const kept = [this.markSharedTypes(), this.keepReadsOfGoneFields(), this.plan.planPaths()].some(Boolean);
-    if (kept) this.settle(true, 3);
+    // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
+    // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
+    this.settle(4);
     for (const file of this.files.values()) file.flow.typesChanged();
   }
 
-  /** Gathers type evidence and keeps calls on v1 until a round keeps none; with the checker, the path plan joins each round. */
-  private settle(useChecker: boolean, rounds: number): void {
+  /** Gathers type evidence and plans paths, keeping calls on v1, until a round keeps none. */
+  private settle(rounds: number): void {
     for (let round = 0; round < rounds; round++) {
       this.types.reset();
-      this.gatherEvidence(useChecker);
-      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), useChecker && this.plan.planPaths()].some(Boolean);
+      this.gatherEvidence();
+      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.plan.planPaths()].some(Boolean);
       if (!kept) return;
     }
-    if (useChecker) this.plan.planPaths();
+    this.plan.planPaths();
   }
 
   private callNodes?: Set<ts.CallExpression>;
@@ -153,13 +149,12 @@ export class Analysis {
     return shape;
   }
 
-  private gatherEvidence(useChecker: boolean): void {
+  private gatherEvidence(): void {
     const evidence = new TypeEvidence(this.checker, this.types);
     for (const file of this.files.values()) {
-      if (!useChecker && file.calls.length === 0) continue;
       // Values of calls that stay on v1 pin their types to v1 names.
       for (const call of file.calls) this.types.within(call, !this.plan.migrates(call), () => evidence.gatherCall(call));
-      this.types.within(undefined, false, () => evidence.gather(file.sf, file.flow, useChecker, (call) => !this.plan.migrates(call)));
+      this.types.within(undefined, false, () => evidence.gather(file.sf, file.flow, (call) => !this.plan.migrates(call)));
       file.flow.typesChanged();
     }
   }

@@ -59,11 +59,8 @@ export class TypeEvidence {
   }
 
   /** One pass over a file: attaches every written type that meets a known value. */
-  private useChecker = false;
-
-  gather(sf: ts.SourceFile, flow: DataFlow, useChecker: boolean, staysOnV1: (call: V1Call) => boolean): void {
-    this.useChecker = useChecker;
-    const shapeOf = (e: ts.Expression): Shape | undefined => (useChecker ? flow.shapeOf(e) : flow.flowShape(e));
+  gather(sf: ts.SourceFile, flow: DataFlow, staysOnV1: (call: V1Call) => boolean): void {
+    const shapeOf = (e: ts.Expression): Shape | undefined => flow.shapeOf(e);
     const attach = (type: ts.TypeNode | undefined, shape: Shape | undefined): void => {
       if (!type || !shape || !TYPED_SHAPES.has(shape.kind)) return;
       const call = 'call' in shape ? shape.call : undefined;
@@ -115,8 +112,8 @@ export class TypeEvidence {
     node.arguments.forEach((arg, i) => {
       const shape = ts.isSpreadElement(arg) ? undefined : shapeOf(unwrap(arg));
       if (!shape || !TYPED_SHAPES.has(shape.kind)) {
-        // Only the checker's pass can tell that a value is no API record (the flow alone knows too little).
-        if (!this.useChecker || this.types.containers.size === 0 || ts.isSpreadElement(arg) || isFunctionValue(arg)) return;
+        // Only the checker can tell that a value is no API record (the flow alone knows too little).
+        if (this.types.containers.size === 0 || ts.isSpreadElement(arg) || isFunctionValue(arg)) return;
         projectCallee ??= this.mayBeProjectFunction(node);
         if (projectCallee) this.types.markForeignArgument(parameterOf(i)?.type);
         return;

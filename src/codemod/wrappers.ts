@@ -208,9 +208,10 @@ function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.
   });
 }
 
+/** `undefined`, `null`, or `{}`: what a wrapper answers for an empty body, the same on v1 and v2. */
 function isNothing(e: ts.Expression): boolean {
   const n = unwrap(e);
-  return (ts.isIdentifier(n) && n.text === 'undefined') || n.kind === ts.SyntaxKind.NullKeyword;
+  return (ts.isIdentifier(n) && n.text === 'undefined') || n.kind === ts.SyntaxKind.NullKeyword || (ts.isObjectLiteralExpression(n) && n.properties.length === 0);
 }
 
 /** How a function tells the transport's response and parsed body apart, and where it parses the body. */

@@ -117,7 +117,8 @@ export const getByList: Transform = {
   description: 'v1 list-with-id then items[0] -> v2 Get; the not-found test reads the 404 (and error guards let it through)',
   apply(ctx) {
     /** Each migrated call, how it tells a missing record, and whether its not-found test was found. */
-    const reads = new Map<V1Call, { missing: Missing; tested: number | undefined }>();
+    // tested: where the first not-found test stands; read: where a first record is read with no test before it.
+    const reads = new Map<V1Call, { missing: Missing; tested: number | undefined; read?: number }>();
     for (const call of ctx.calls) {
       if (call.operation !== 'get-by-list') continue;
       const throughReader = ctx.analysis.readerGets.get(call);
@@ -174,6 +175,7 @@ export const getByList: Transform = {
           const start = node.getStart(ctx.sf);
           ctx.edit(start, start, `(${read.missing.status} === ${NOT_FOUND} ? undefined : `);
           ctx.edit(node.expression.end, end, ')');
+          read.read = Math.min(read.read ?? Infinity, start);
         } else {
           // `.items[0]` goes; what comes before it may hold other edits (the URL's).
           ctx.edit(node.expression.end, end, '');
@@ -185,7 +187,8 @@ export const getByList: Transform = {
       ctx.claim(node.name);
     }
     for (const [call, read] of reads) {
-      if (read.missing.by === 'status' && read.tested !== undefined) letNotFoundThrough(ctx, call, read.missing, read.tested);
+      const before = read.tested ?? read.read;
+      if (read.missing.by === 'status' && before !== undefined) letNotFoundThrough(ctx, call, read.missing, before);
     }
   },
 };

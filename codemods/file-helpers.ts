@@ -4,7 +4,7 @@
  * Page helpers, for a file that reads every record of a list: v1 answered them all at once, v2
  * answers a page at a time. Each asks for the largest pages the contract allows until
  * `nextPageToken` is empty, and answers what the original call answered (a body, a fetch
- * Response, an axios response, an undici response) holding every record, so that the code after
+ * Response, an axios, undici or got response) holding every record, so that the code after
  * the call stays as it was.
  *
  * The missing-record helper, for a read of one record through a client that throws on an error
@@ -22,6 +22,7 @@ export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
   response: 'everyPageResponse',
   axios: 'everyAxiosPage',
   undici: 'everyRequestPage',
+  got: 'everyGotPage',
 };
 
 const FIRST = FIRST_PAGE;
@@ -63,6 +64,13 @@ const PARTS: Record<PageKind, Parts> = {
     fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
     body: ['(await res.body.json()) as Record<string, any>', 'await res.body.json()'],
     answer: ['{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } } as unknown as R', '{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } }'],
+  },
+  // got's response holds the body parsed (responseType 'json') or as text; the answer keeps the form.
+  got: {
+    signature: ['<R extends { statusCode: number; body: unknown }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
+    fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
+    body: ["(typeof res.body === 'string' ? JSON.parse(res.body) : res.body) as Record<string, any>", "typeof res.body === 'string' ? JSON.parse(res.body) : res.body"],
+    answer: ["{ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all } as R", "{ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all }"],
   },
 };
 

@@ -1,13 +1,13 @@
 /**
  * What a v1 call answers its caller, in the form the caller reads it: a parsed body, a fetch
- * Response, an axios response or an undici response; and the expression that gives it (the call,
- * or `got(...).json()` / `ky(...).json()` chained on it). Page helpers answer in the same form.
+ * Response, an axios, undici or got response; and the expression that gives it (the call, or
+ * `got(...).json()` / `ky(...).json()` chained on it). Page helpers answer in the same form.
  */
 import type { ts } from 'ts-morph';
 import { parsedInChain, type V1Call } from './v1-calls.js';
 
 /** What the original call answers: a page helper must answer the same. */
-export type PageKind = 'body' | 'response' | 'axios' | 'undici';
+export type PageKind = 'body' | 'response' | 'axios' | 'undici' | 'got';
 
 /** The expression to wrap, and what it answers; or why it cannot be. */
 export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): { node: ts.Expression; kind: PageKind } | { why: string } {
@@ -23,7 +23,7 @@ export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): 
     case 'ky':
       return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'response' };
     case 'got':
-      return chained ? { node: chained, kind: 'body' } : { why: "got's response is read here, not its .json(): follow nextPageToken by hand" };
+      return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'got' };
   }
 }
 

@@ -54,7 +54,8 @@ export class TypeEvidence {
       return;
     }
     const body = bodyShape(call);
-    const typesBody = call.via ? (call.via.fn ? typeArgumentIsBody(call.via.fn) : call.via.returns === 'body') : call.client === 'axios';
+    // axios.get<T>, got.get<T> and ky.get<T> type the body (got's response.body, ky's .json()); fetch and undici take none.
+    const typesBody = call.via ? (call.via.fn ? typeArgumentIsBody(call.via.fn) : call.via.returns === 'body') : call.client === 'axios' || call.client === 'got' || call.client === 'ky';
     if (body && typesBody && call.call.typeArguments?.[0]) this.types.attach(call.call.typeArguments[0], body, call.resource);
   }
 

@@ -117,6 +117,42 @@ function enclosingFunction(node: ts.Node): WrapperFunction | undefined {
   return undefined;
 }
 
+/**
+ * `withRetry(() => fetch(url))`: the call of a function of the program that answers whatever the
+ * callback it is handed answers (a retry or a timing helper). The wrapper around it reads that
+ * call's answer as the transport's; the call itself when it is handed to no such function.
+ */
+function carrierOf(call: ts.CallExpression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.CallExpression {
+  const callback = enclosingFunction(call);
+  if (!callback || !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) return call;
+  const returned = returnedExpressions(callback);
+  if (returned.length === 0 || !returned.every((e) => unwrap(e) === call)) return call;
+  const outer = callback.parent;
+  if (!ts.isCallExpression(outer) || !outer.arguments.includes(callback)) return call;
+  const helper = functionOf(outer.expression, declarationOf);
+  return helper && answersCallback(helper, outer.arguments.indexOf(callback), declarationOf) ? outer : call;
+}
+
+/** Whether every value the function returns is what its parameter at `index`, a callback, answered when called. */
+function answersCallback(fn: ts.SignatureDeclaration, index: number, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  const parameter = fn.parameters[index];
+  if (!parameter || !ts.isIdentifier(parameter.name)) return false;
+  const callsParameter = (e: ts.Expression): boolean => {
+    const n = unwrap(e);
+    return ts.isCallExpression(n) && ts.isIdentifier(n.expression) && declarationOf(n.expression) === parameter;
+  };
+  const returned = returnedExpressions(fn);
+  return (
+    returned.length > 0 &&
+    returned.every((e) => {
+      if (callsParameter(e)) return true;
+      const n = unwrap(e);
+      const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+      return Boolean(d && ts.isVariableDeclaration(d) && d.initializer && callsParameter(d.initializer));
+    })
+  );
+}
+
 /** Where an error may carry the HTTP status for the missing-record helper to read. */
 const STATUS_PROPERTIES = new Set(['status', 'statusCode']);
 
@@ -418,11 +454,13 @@ export class Wrappers {
   }
 
   private consider(call: ts.CallExpression, transportOf: (call: ts.CallExpression) => Transport | undefined): boolean {
-    const fn = enclosingFunction(call);
+    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
+    // The wrapper reads the transport's answer, or what a retry helper it goes through answers.
+    const carrier = carrierOf(call, declarationOf);
+    const fn = enclosingFunction(carrier);
     if (!fn || this.byFunction.has(fn) || fn.parameters.length === 0) return false;
     const transport = transportOf(call) ?? this.viaWrapper(call);
     if (!transport) return false;
-    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
     const marks = new Map<ts.Declaration, Evaluated>(fn.parameters.map((p, i) => [p, { text: `${MARK}${i}${MARK}`, literals: [], references: [] }]));
     const url = this.text.bound(marks).of(transport.urlNode);
     // A query the wrapper adds at run time (`url(path, query)` with `searchParams.set`) may follow the path.
@@ -434,15 +472,15 @@ export class Wrappers {
     // `${base}/iam/v1/groups/${parent}`: a parameter after a collection is a resource's uid, not a path.
     if (before.includes(MARK) || RESOURCES.some((r) => before.includes(collectionBase(r, 'v1')))) return false;
     const method = methodOf(fn, transport, declarationOf);
-    const reader = answerReader(fn, call, transport, declarationOf);
-    const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, call, transport, reader, pathParam, declarationOf));
+    const reader = answerReader(fn, carrier, transport, declarationOf);
+    const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, carrier, transport, reader, pathParam, declarationOf));
     if (!method || !answer) return false;
     const bodyParam = transport.body ? parameterWithin(fn, transport.body, declarationOf) : undefined;
     // The query may also come as a client option (ky and got `searchParams`, axios `params`) built from a parameter.
     const option = queryOption(transport.options);
     const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
     const queryParams = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : optionParam !== undefined ? [optionParam] : [];
-    const errors = ownErrors(fn, call, responseVariable(fn, call), declarationOf);
+    const errors = ownErrors(fn, carrier, responseVariable(fn, carrier), declarationOf);
     const prefixText = transport.prefix.text + before;
     this.transports.add(call);
     this.byFunction.set(fn, {

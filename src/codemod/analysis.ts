@@ -5,12 +5,12 @@
  */
 import { ts } from 'ts-morph';
 import { CallPlan, type UseIndex } from './call-plan.js';
-import { DataFlow, type Shape } from './data-flow.js';
+import { DataFlow, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { fieldsGoneInV2, goneFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -76,6 +76,7 @@ export class Analysis {
     const returnOf = (fn: ts.Node) => this.files.get(fn.getSourceFile())?.flow?.returnOf(fn);
     for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), this.doubles.hasDoubles(file.sf) ? returnOf : undefined);
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
+    this.keepMeetingCallsTogether();
     this.keepDestructuredReads();
     this.keepUntestableReads();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
@@ -184,6 +185,30 @@ export class Analysis {
           this.readerGets.delete(call);
         }
       } else this.plan.together(listed, why);
+    }
+  }
+
+  /**
+   * Values of several calls handed to one parameter of the program's function (`label(g)`, a type
+   * guard): the function reads them one way, so the calls migrate together. The list of a read of
+   * one record handed on with others does not migrate: on v2 it is the record itself, theirs a list.
+   */
+  private keepMeetingCallsTogether(): void {
+    for (const file of this.files.values()) {
+      for (const [parameter, { calls, kind }] of file.flow.parameterMeetings()) {
+        if (calls.length < 2) continue;
+        const where = describeParameter(parameter, file.sf);
+        if (kind !== 'resource' && calls.some((c) => c.operation === 'get-by-list')) {
+          for (const call of calls) this.plan.demote(call, `this ${call.resource.singular} ${call.operation} hands its answer to ${where} with those of other calls, one of them a read of one ${call.resource.singular} by ?id=, which answers the record itself on v2, not a list: migrate them by hand`);
+        } else this.plan.together(calls, `these calls hand their answers to ${where}, which reads them one way, and one of them stays on v1, so none migrates`);
+      }
+      for (const [parameter, held] of file.flow.mixedParameters()) {
+        const read = changingRead(parameter, held, (n) => this.text.declarationOf(n));
+        if (!read) continue;
+        for (const { call } of held) {
+          this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} hands its answer to ${describeParameter(parameter, file.sf)}, which is handed other values too and reads their ${read.v1}: v2 names it ${read.v2} on API records only; migrate them by hand`);
+        }
+      }
     }
   }
 
@@ -406,4 +431,34 @@ function helperName(container: Container): string {
 export function containerName(container: Container): string {
   const owner = ts.isTypeLiteralNode(container) ? container.parent : container;
   return ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner) ? owner.name.text : 'of this value';
+}
+
+/** `the parameter g of label() (line 4)`. */
+function describeParameter(parameter: ts.ParameterDeclaration, sf: ts.SourceFile): string {
+  const fn = parameter.parent;
+  const owner = ts.isVariableDeclaration(fn.parent) ? fn.parent.name : 'name' in fn ? fn.name : undefined;
+  return `the parameter ${parameter.name.getText()} of ${owner ? `${owner.getText()}()` : 'a function'} (line ${sf.getLineAndCharacterOfPosition(parameter.getStart()).line + 1})`;
+}
+
+/** The first read in the function of a name v2 changes on what the calls hand the parameter (`g.id`, `body.items`). */
+function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[], declarationOf: (n: ts.Node) => ts.Declaration | undefined): { v1: string; v2: string } | undefined {
+  const renames = new Map<string, string>();
+  for (const shape of held) {
+    if (shape.kind === 'envelope') renames.set(shape.resource.v1.endpoints.list!.envelopeKey, shape.resource.v2.endpoints.list!.envelopeKey);
+    else for (const [v1, v2] of clientFieldRenames(shape.resource)) renames.set(v1, v2);
+  }
+  const fn = parameter.parent;
+  if (ts.isObjectBindingPattern(parameter.name)) {
+    for (const element of parameter.name.elements) {
+      const key = (element.propertyName ?? element.name).getText();
+      if (renames.has(key)) return { v1: key, v2: renames.get(key)! };
+    }
+    return undefined;
+  }
+  for (const node of nodesOf(fn.getSourceFile()).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
+    if (node.pos < fn.pos || node.end > fn.end || !renames.has(node.name.text)) continue;
+    const target = unwrap(node.expression);
+    if (ts.isIdentifier(target) && declarationOf(target) === parameter) return { v1: node.name.text, v2: renames.get(node.name.text)! };
+  }
+  return undefined;
 }

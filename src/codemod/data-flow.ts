@@ -14,12 +14,15 @@ import { unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
+import { hasModifier } from './module-shape.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
   | { kind: 'stream'; call: V1Call }
   | { kind: 'envelope'; resource: ResourceContract; call?: V1Call }
   | { kind: 'array'; resource: ResourceContract; call?: V1Call }
+  /** Arrays of records, one per something: `await Promise.all(repos.map((r) => listTags(r)))`. */
+  | { kind: 'arrays'; resource: ResourceContract; call?: V1Call }
   /** `weak`: known only from the value's `.id` in a URL; its own type, where the checker knows one, says more. */
   | { kind: 'resource'; resource: ResourceContract; call?: V1Call; weak?: true }
   /** Records held by a key: a `Map` (`set`/`get`) or an object used as an index (`index[key] = record`). */
@@ -28,7 +31,7 @@ export type Shape =
   | { kind: 'pair'; resource: ResourceContract; call?: V1Call }
   | { kind: 'entries'; resource: ResourceContract; call?: V1Call };
 
-type Held = Extract<Shape, { resource: ResourceContract }>;
+export type Held = Extract<Shape, { resource: ResourceContract }>;
 
 /** The same records as another kind of holder: `{ ...shape, kind }` keeps the call and drops `weak`. */
 function as(shape: Held, kind: Held['kind']): Shape {
@@ -69,6 +72,10 @@ export class DataFlow {
   private readonly syntactic = new Map<ts.Node, Shape | null>();
   /** Names of class fields and other members a shape was learned for: only these ask the checker for a member's declaration. */
   private readonly members = new Set<string>();
+  /** Untyped parameters of the file's own functions, with what each use of the function hands them (parameterFeeds). */
+  private feeds?: Map<ts.ParameterDeclaration, (Feed | undefined)[]>;
+  /** Parameters bound from what every use hands them, with the calls whose values meet there. */
+  private readonly meetings = new Map<ts.ParameterDeclaration, { calls: V1Call[]; kind: Shape['kind'] }>();
   /** What the checker said of a node's type: asked once per node, whatever is learned after (roles are what change). */
   private readonly checked = new Map<ts.Node, ts.Type>();
 
@@ -103,6 +110,80 @@ export class DataFlow {
 
   private declarationOf(node: ts.Node): ts.Declaration | undefined {
     return this.text.declarationOf(node);
+  }
+
+  /** Parameters of the file's functions that values of API calls reach, with those calls. */
+  parameterMeetings(): IterableIterator<[ts.ParameterDeclaration, { calls: V1Call[]; kind: Shape['kind'] }]> {
+    return this.meetings.entries();
+  }
+
+  /** Parameters handed values of API calls and other values too (a row of the program's own): what the calls hand them. */
+  *mixedParameters(): Generator<[ts.ParameterDeclaration, Held[]]> {
+    for (const [parameter, feeds] of this.parameterFeeds()) {
+      if (this.meetings.has(parameter)) continue;
+      const held = feeds.flatMap((feed) => {
+        const shape = feed?.();
+        return shape && 'resource' in shape && shape.call && !('weak' in shape && shape.weak) ? [shape] : [];
+      });
+      if (held.length > 0) yield [parameter, held];
+    }
+  }
+
+  /**
+   * `function label(g) { return g.id }` called as `label(group)` or `groups.map(label)`: what
+   * each use hands each untyped (or `any`, `unknown`) parameter of the file's own functions. Only
+   * functions whose every use is such a call, and that no other module can call, have feeds.
+   */
+  private parameterFeeds(): Map<ts.ParameterDeclaration, (Feed | undefined)[]> {
+    if (this.feeds) return this.feeds;
+    this.feeds = new Map();
+    const functions = new Map<ts.Declaration, ts.SignatureDeclaration>();
+    for (const node of nodesOf(this.sf).all) {
+      if (ts.isFunctionDeclaration(node) && node.name && node.body && !hasModifier(node, ts.SyntaxKind.ExportKeyword)) functions.set(node, node);
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && !hasModifier(node.parent.parent, ts.SyntaxKind.ExportKeyword)) {
+        const init = node.initializer;
+        if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) functions.set(node, init);
+      }
+    }
+    if (functions.size === 0) return this.feeds;
+    const names = new Set([...functions.keys()].map((d) => (d as ts.FunctionDeclaration | ts.VariableDeclaration).name!.getText(this.sf)));
+    const uses = new Map<ts.SignatureDeclaration, Use[] | null>();
+    for (const id of nodesOf(this.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
+      if (!names.has(id.text) || functions.has(id.parent as ts.Declaration)) continue;
+      const declaration = this.declarationOf(id);
+      const fn = declaration && functions.get(declaration);
+      if (!fn || uses.get(fn) === null) continue;
+      const use = this.useOf(id);
+      if (!use) uses.set(fn, null);
+      else uses.set(fn, [...(uses.get(fn) ?? []), use]);
+    }
+    for (const [fn, list] of uses) {
+      if (!list) continue;
+      for (const [i, p] of fn.parameters.entries()) {
+        const untyped = !p.type || p.type.kind === ts.SyntaxKind.AnyKeyword || p.type.kind === ts.SyntaxKind.UnknownKeyword;
+        if (untyped && !p.dotDotDotToken) this.feeds.set(p, list.map((use) => use(i)));
+      }
+    }
+    return this.feeds;
+  }
+
+  /** How a use of a function hands its parameters values: a call's arguments, or the elements of an array it is the callback of. */
+  private useOf(id: ts.Identifier): Use | undefined {
+    const parent = id.parent;
+    if (!ts.isCallExpression(parent)) return undefined;
+    if (parent.expression === id) {
+      const args = parent.arguments;
+      return (i) => (args[i] && !args.slice(0, i + 1).some(ts.isSpreadElement) ? () => this.shapeOf(args[i]!) : undefined);
+    }
+    const method = ts.isPropertyAccessExpression(parent.expression) ? parent.expression : undefined;
+    if (!method || parent.arguments[0] !== id || !CALLBACK_OVER_ELEMENTS.has(method.name.text) || method.name.text === 'sort' || method.name.text === 'toSorted') return undefined;
+    return (i) =>
+      i === 0
+        ? () => {
+            const over = this.shapeOf(method.expression);
+            return over && 'resource' in over ? elementFor(method.name.text, over) : undefined;
+          }
+        : undefined;
   }
 
   /** Destructuring patterns the flow reached, with what they take apart. */
@@ -168,6 +249,7 @@ export class DataFlow {
       const target = this.shapeOf(n.expression);
       if (target?.kind === 'array' || target?.kind === 'keyed') return as(target, 'resource');
       if (target?.kind === 'entries') return as(target, 'pair');
+      if (target?.kind === 'arrays') return as(target, 'array');
       if (ts.isStringLiteral(n.argumentExpression)) return this.memberShape(target, n.argumentExpression.text);
       return undefined;
     }
@@ -207,7 +289,7 @@ export class DataFlow {
     for (const e of n.elements) {
       if (!ts.isSpreadElement(e)) return undefined;
       const spread = this.shapeOf(e.expression);
-      if (spread?.kind === 'array') return spread;
+      if (spread?.kind === 'array' || spread?.kind === 'arrays') return spread;
     }
     return undefined;
   }
@@ -300,13 +382,22 @@ export class DataFlow {
       // Promise.all(ids.map((id) => readGroup(id))) and the like: an array of what each element gives.
       if (method === 'all' && ts.isIdentifier(n.expression.expression) && n.expression.expression.text === 'Promise' && n.arguments[0]) {
         const all = this.shapeOf(n.arguments[0]);
-        return all?.kind === 'array' ? all : undefined;
+        return all?.kind === 'array' || all?.kind === 'arrays' ? all : undefined;
       }
       if (method === 'map' && n.arguments[0] && (ts.isArrowFunction(n.arguments[0]) || ts.isFunctionExpression(n.arguments[0]))) {
         const each = this.returns.get(n.arguments[0]);
         if (each?.kind === 'resource') return as(each, 'array');
+        if (each?.kind === 'array') return as(each, 'arrays');
         if (each?.kind === 'pair') return as(each, 'entries');
       }
+      // `tagLists.flat()`, `repos.flatMap((r) => r.tags)`: one array of every record.
+      if (method === 'flat' && target?.kind === 'arrays') return as(target, 'array');
+      if (method === 'flatMap' && n.arguments[0] && (ts.isArrowFunction(n.arguments[0]) || ts.isFunctionExpression(n.arguments[0]))) {
+        const each = this.returns.get(n.arguments[0]);
+        if (each?.kind === 'array' || each?.kind === 'resource') return as(each, 'array');
+      }
+      if (target?.kind === 'arrays' && ELEMENT_OF_ARRAY.has(method)) return as(target, 'array');
+      if (target?.kind === 'arrays' && ARRAY_OF_ARRAY.has(method)) return target;
       if (target?.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...target, kind: 'resource' };
       if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
       if (target?.kind === 'array' && method === 'reduce') return this.callbackReturn(n.arguments[0]);
@@ -391,8 +482,10 @@ export class DataFlow {
           if (inner) bindPattern(element.name, inner);
         }
       }
-      if (ts.isArrayBindingPattern(name) && shape.kind === 'array') {
-        for (const element of name.elements) if (ts.isBindingElement(element)) bindPattern(element.name, { ...shape, kind: 'resource' });
+      // `const [first, ...rest] = records`: an element, and the rest still an array of them.
+      if (ts.isArrayBindingPattern(name) && (shape.kind === 'array' || shape.kind === 'arrays')) {
+        const element = as(shape, shape.kind === 'arrays' ? 'array' : 'resource');
+        for (const item of name.elements) if (ts.isBindingElement(item)) bindPattern(item.name, item.dotDotDotToken ? shape : element);
       }
       // `const [key, record] = pair`, `for (const [id, group] of map)`
       const second = ts.isArrayBindingPattern(name) && shape.kind === 'pair' ? name.elements[1] : undefined;
@@ -407,6 +500,14 @@ export class DataFlow {
       if (ts.isPropertyAccessExpression(t)) this.members.add(name.text);
       learn(declaration, shape);
     };
+    // A parameter every use hands records of one kind holds those records.
+    for (const [parameter, feeds] of this.parameterFeeds()) {
+      if (this.meetings.has(parameter)) continue;
+      const agreed = agreedShape(feeds.map((feed) => feed?.()));
+      if (!agreed) continue;
+      bindPattern(parameter.name, agreed.shape);
+      this.meetings.set(parameter, { calls: agreed.calls, kind: agreed.shape.kind });
+    }
     const holds = (holder: ts.Expression, record: ts.Expression | undefined): void => {
       const shape = record && this.shapeOf(record);
       if (shape?.kind === 'resource') assign(holder, as(shape, 'keyed'));
@@ -439,6 +540,7 @@ export class DataFlow {
         const over = this.shapeOf(node.expression);
         const declaration = node.initializer.declarations[0];
         if ((over?.kind === 'array' || over?.kind === 'keyed' || over?.kind === 'entries') && declaration) bindPattern(declaration.name, as(over, over.kind === 'array' ? 'resource' : 'pair'));
+        if (over?.kind === 'arrays' && declaration) bindPattern(declaration.name, as(over, 'array'));
       }
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'then') {
         // fetch(...).then((r) => r.json()).then((body) => ...): the callback gets what the promise holds.
@@ -496,13 +598,39 @@ function elementParameters(method: string, callback: ts.SignatureDeclaration): t
   return (method === 'sort' || method === 'toSorted') && second ? [first, second] : [first];
 }
 
+type Feed = () => Shape | undefined;
+/** What one use of a function hands its parameter `i`, if anything. */
+type Use = (i: number) => Feed | undefined;
+
+/** The shape every use hands a parameter, when all agree on the kind of holder and of record; with the calls the values come from. */
+function agreedShape(shapes: (Shape | undefined)[]): { shape: Held; calls: V1Call[] } | undefined {
+  const held: Held[] = [];
+  for (const s of shapes) {
+    if (!s || !('resource' in s) || ('weak' in s && s.weak)) return undefined;
+    if (held[0] && (s.kind !== held[0].kind || s.resource !== held[0].resource)) return undefined;
+    held.push(s);
+  }
+  if (held.length === 0) return undefined;
+  const calls = [...new Set(held.flatMap((s) => (s.call ? [s.call] : [])))];
+  // A read of one record among them decides: its value changes form on v2 (see Analysis.keepMeetingCallsTogether).
+  return { shape: held.find((s) => s.call?.operation === 'get-by-list') ?? held[0]!, calls };
+}
+
+/** What a callback of an array method gets as each element: a record, an array (of arrays), a pair (of entries), a Map's value (forEach). */
+function elementFor(method: string, over: Held): Shape | undefined {
+  if (over.kind === 'keyed') return method === 'forEach' ? as(over, 'resource') : undefined;
+  if (over.kind === 'array') return as(over, 'resource');
+  if (over.kind === 'arrays') return as(over, 'array');
+  if (over.kind === 'entries') return as(over, 'pair');
+  return undefined;
+}
+
 /** What each parameter of a callback over records gets: the element (both for sort), a Map's value, reduce's accumulator. */
 function callbackParameters(method: string, over: Held, callback: ts.ArrowFunction | ts.FunctionExpression, initial: Shape | undefined): [ts.ParameterDeclaration, Shape][] {
   const first = callback.parameters[0];
-  if (!first) return [];
-  if (over.kind === 'keyed') return method === 'forEach' ? [[first, as(over, 'resource')]] : [];
-  const element = as(over, over.kind === 'entries' ? 'pair' : 'resource');
-  if (over.kind !== 'array' && over.kind !== 'entries') return [];
+  const element = elementFor(method, over);
+  if (!first || !element) return [];
+  if (over.kind === 'keyed') return [[first, element]];
   const out = elementParameters(method, callback).map((p): [ts.ParameterDeclaration, Shape] => [p, element]);
   // Without an initial value the first element is the first accumulator.
   const accumulator = method === 'reduce' && (initial ?? ((callback.parent as ts.CallExpression).arguments.length < 2 ? element : undefined));

@@ -71,6 +71,10 @@ export class TypeEvidence {
       // A value seen only in the URL of a call that stays on v1 says nothing about what its type holds on v2.
       if ('weak' in shape && shape.weak && shape.call && staysOnV1(shape.call)) continue;
       if ((ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.type) attach(declaration.type, shape);
+      // `isGroupList(x: unknown): x is { items: Group[] }`: the guard's predicate types what its parameter holds.
+      const parameter = ts.isParameter(declaration) && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
+      const predicate = parameter ? (declaration.parent as ts.SignatureDeclaration).type : undefined;
+      if (predicate && ts.isTypePredicateNode(predicate) && predicate.parameterName.getText() === parameter) attach(predicate.type, shape);
     }
     // A value's shape is asked only where a written type could take it: the checker is the cost.
     for (const node of nodesOf(sf).all) {

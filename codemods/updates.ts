@@ -6,7 +6,7 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { maskText } from '../src/codemod/update-masks.js';
+import { maskText, replacesWithSomeFields } from '../src/codemod/update-masks.js';
 import { appendQuery, quoteLike } from './helpers.js';
 
 export const updates: Transform = {
@@ -19,7 +19,9 @@ export const updates: Transform = {
       const mask = ctx.analysis.updateMask(call);
       ctx.replace(method, ts.isIdentifier(method) ? 'patch' : quoteLike(ctx.textOf(method), 'PATCH'));
       appendQuery(ctx, call.urlNode, `updateMask=${maskText(mask)}`);
-      if (!mask) {
+      if (!mask && replacesWithSomeFields(call)) {
+        ctx.todo(call.call, "this update's body names only some fields, and v1's PUT cleared the others: updateMask=* clears them on v2 too; if only the named fields should change, name them in the mask");
+      } else if (!mask) {
         ctx.todo(call.call, 'the fields this update sets are not known here: updateMask=* keeps v1\'s full replace (omitted fields are cleared); name the fields it changes');
       }
     }

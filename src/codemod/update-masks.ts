@@ -1,5 +1,5 @@
 /**
- * The `updateMask` a v1 full-replace `PUT` becomes on v2: the fields its body sets
+ * The `updateMask` a v1 full-replace `PUT` becomes on v2: the fields its body sets over a record
  * (`{...group, description}` -> `description`), or, for a record read earlier and written back whole,
  * the fields changed on it first (`group.description = ...`). Undefined where they cannot be known
  * (the update then keeps v1's full replace with `*`). Read by the updates transform and by the test
@@ -69,12 +69,26 @@ function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: t
   return names.length > 0 ? names : undefined;
 }
 
+/**
+ * A body that names some fields and spreads no record (`{ name: g.name }`): v1's PUT cleared every
+ * field it leaves out, so only a mask of `*` does on v2 what it did.
+ */
+export function namesOnlySome(payload: ts.ObjectLiteralExpression): boolean {
+  return !payload.properties.some(ts.isSpreadAssignment);
+}
+
+/** Whether an update's body is written out as a literal that names only some fields (see namesOnlySome). */
+export function replacesWithSomeFields(call: V1Call): boolean {
+  const payload = call.body && jsonPayload(call.body);
+  return Boolean(payload && ts.isObjectLiteralExpression(payload) && namesOnlySome(payload));
+}
+
 /** The v2 names of the mutable fields an update's body sets; undefined when that cannot be told. */
 export function updateMask(call: V1Call, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string[] | undefined {
   if (!call.body) return undefined;
   const payload = jsonPayload(call.body);
   if (ts.isIdentifier(payload)) return changedFields(call, payload, declarationOf);
-  if (!ts.isObjectLiteralExpression(payload)) return undefined;
+  if (!ts.isObjectLiteralExpression(payload) || namesOnlySome(payload)) return undefined;
   const names: string[] = [];
   for (const p of payload.properties) {
     const key = propertyKey(p);

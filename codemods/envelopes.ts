@@ -41,7 +41,10 @@ function copySharedListTypes(ctx: TransformContext): void {
     if (!container || !arg || !types.needsCopies(container)) continue;
     const role = types.roleOf(ctx.analysis.checker.getTypeFromTypeNode(arg));
     if (role?.shape !== 'resource') continue;
-    ctx.replace(node, `{ ${v2Key(role.resource)}: ${ctx.textOf(arg)}[]; ${ENVELOPE.nextPageToken}?: string; ${ENVELOPE.totalCount}?: string }`);
+    // Around the record type, not over it: its own members may be renamed too (`{ id: string }` -> `{ uid: string }`).
+    const bare = ts.isTypeReferenceNode(arg) || ts.isTypeLiteralNode(arg) || ts.isArrayTypeNode(arg) || ts.isTypeQueryNode(arg);
+    ctx.edit(node.getStart(ctx.sf), arg.getStart(ctx.sf), `{ ${v2Key(role.resource)}: ${bare ? '' : '('}`);
+    ctx.edit(arg.end, node.end, `${bare ? '' : ')'}[]; ${ENVELOPE.nextPageToken}?: string; ${ENVELOPE.totalCount}?: string }`);
     ctx.claim(node);
   }
 }

@@ -129,7 +129,8 @@ export function missingHelper(typed: boolean, eol: string): string {
   return [`// migrate-v2: v1 answered a missing record with an empty list; v2 answers ${NOT_FOUND}, which this client throws (its error carries the status). This answers it as "no record".`, ...lines].join(eol);
 }
 
-function isTyped(sf: { fileName: string }): boolean {
+/** Whether a file is TypeScript (its helpers and edits may carry types). */
+export function isTyped(sf: { fileName: string }): boolean {
   return !/\.[cm]?jsx?$/.test(sf.fileName);
 }
 

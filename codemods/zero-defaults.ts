@@ -12,6 +12,7 @@ import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
 import { assignedValues } from '../src/codemod/syntax.js';
 import { forEachNode, nodesOf, propertyKey } from './helpers.js';
+import { isTyped } from './file-helpers.js';
 
 const ZERO_DEFAULT_FIELDS = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'int-map-zero-defaults' && f.v1).map((f) => f.v1!)));
 
@@ -114,10 +115,26 @@ function wrap(ctx: TransformContext, node: ts.Node, inside = '', before = '(', a
   ctx.edit(node.end, node.end, `${inside}${after}`);
 }
 
-/** `JSON.stringify(group.resourceLimits)`: the map with its known members at 0 first, as v1 showed it. */
+/**
+ * `JSON.stringify(group.resourceLimits)`: the map with its known members at 0 first, as v1 showed
+ * it. Where the map's type says a member is always there, TypeScript refuses `{ clusters: 0, ...map }`
+ * (TS2783, the 0 is always overwritten): `Object.assign({ clusters: 0 }, map)` says the same.
+ */
 function defaultShownMap(ctx: TransformContext, map: ts.Expression, keys: readonly string[]): void {
   if (keys.length === 0 || zeroesFirst(map, keys)) return;
-  wrap(ctx, map, '', `{ ${keys.map((k) => `${k}: 0`).join(', ')}, ...`, ' }');
+  const zeroes = `{ ${keys.map((k) => `${k}: 0`).join(', ')} }`;
+  if (typedAsAlwaysThere(ctx, map, keys)) wrap(ctx, map, '', `Object.assign(${zeroes}, `, ')');
+  else wrap(ctx, map, '', `${zeroes.slice(0, -2)}, ...`, ' }');
+}
+
+/** Whether a TypeScript file types one of the map's members as always there (not optional). */
+function typedAsAlwaysThere(ctx: TransformContext, map: ts.Expression, keys: readonly string[]): boolean {
+  if (!isTyped(ctx.sf)) return false;
+  const type = ctx.analysis.checker.getTypeAtLocation(map);
+  return keys.some((k) => {
+    const member = type.getProperty(k);
+    return member !== undefined && (member.flags & ts.SymbolFlags.Optional) === 0;
+  });
 }
 
 /**
@@ -144,12 +161,17 @@ function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDecla
   }
 }
 
-/** `{ clusters: 0, idps: 0, ...limits }`: the map after its known members at 0, as defaultShownMap writes it (an earlier run's edit). */
+/** `{ clusters: 0, idps: 0, ...limits }` or `Object.assign({ clusters: 0, idps: 0 }, limits)`: the map after its known members at 0, as defaultShownMap writes it (an earlier run's edit). */
 function zeroesFirst(map: ts.Expression, keys: readonly string[]): boolean {
-  const spread = map.parent;
-  if (keys.length === 0 || !ts.isSpreadAssignment(spread) || !ts.isObjectLiteralExpression(spread.parent)) return false;
-  const before = spread.parent.properties.slice(0, spread.parent.properties.indexOf(spread));
-  return keys.every((k) => before.some((p) => ts.isPropertyAssignment(p) && propertyKey(p) === k && p.initializer.getText() === '0'));
+  const holder = map.parent;
+  const zeroes = (properties: readonly ts.ObjectLiteralElementLike[]) => keys.every((k) => properties.some((p) => ts.isPropertyAssignment(p) && propertyKey(p) === k && p.initializer.getText() === '0'));
+  if (keys.length === 0) return false;
+  if (ts.isCallExpression(holder) && holder.expression.getText() === 'Object.assign' && holder.arguments[1] === map) {
+    const first = holder.arguments[0];
+    return Boolean(first && ts.isObjectLiteralExpression(first) && zeroes(first.properties));
+  }
+  if (!ts.isSpreadAssignment(holder) || !ts.isObjectLiteralExpression(holder.parent)) return false;
+  return zeroes(holder.parent.properties.slice(0, holder.parent.properties.indexOf(holder)));
 }
 
 export const zeroDefaults: Transform = {

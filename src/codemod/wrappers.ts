@@ -270,7 +270,11 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
   // undici answers the body as a stream on the response: `res.body.json()`, `res.body.text()`.
   const isResponseOrBody = (e: ts.Expression): boolean => {
     const n = unwrap(e);
-    return isResponse(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'body' && isResponse(n.expression));
+    if (isResponse(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'body' && isResponse(n.expression))) return true;
+    // `const { statusCode, body } = await request(url)`: the body taken out of the response.
+    const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+    const owner = d && ts.isBindingElement(d) && (d.propertyName ?? d.name).getText() === 'body' ? d.parent.parent : undefined;
+    return Boolean(owner && ts.isVariableDeclaration(owner) && owner.initializer && isResponse(owner.initializer));
   };
   // `const text = await res.text()`: the body as text, parsed with JSON.parse.
   const isText = (e: ts.Expression): boolean => {

@@ -124,17 +124,21 @@ export async function migrateCommand(paths: readonly string[] | undefined, o: Mi
     },
   }, jobs);
   if (sharding) run.files = sharding.keepOwned(run.files);
+  // A file that could not be migrated may hold what the others' migration relies on (a type they
+  // share): writing the others would leave the project half migrated, so --write writes none.
+  const failed = run.files.filter((f) => f.error).length;
+  const writing = Boolean(o.write) && failed === 0;
   // A dry run leaves every file as it was: its review items name the lines as they are on disk.
-  if (!o.write) run.files = run.files.map(reviewAsItWas);
+  if (!writing) run.files = run.files.map(reviewAsItWas);
   const changed = run.files.filter((f) => f.changed);
-  if (o.write) {
+  if (writing) {
     if (!o.allowDirty) refuseDirty(changed.map((f) => f.path));
     writeAll(changed);
   }
   const patch = changed.map(unifiedDiff).join('');
   // The time a user waited: reading, analysis, diffs and writes, not the engine's part alone.
   run.ms = performance.now() - began;
-  const report = buildReport(run, io.version, Boolean(o.write), shard && { ...shard, run: shardedRun(paths, o, transforms, io.cwd, tsconfig, configFile) });
+  const report = buildReport(run, io.version, writing, shard && { ...shard, run: shardedRun(paths, o, transforms, io.cwd, tsconfig, configFile) });
   const json = jsonReport(reports);
   const markdown = (bound: number) => renderMarkdown(report, { maxChars: bound, ...(o.patch ? { patch: o.patch } : {}), ...(json ? { json } : {}) });
   if (o.patch) writeAtomically(o.patch, patch);
@@ -147,7 +151,8 @@ export async function migrateCommand(paths: readonly string[] | undefined, o: Mi
   else if (annotate) stdout = githubAnnotations(report);
   else if (!o.quiet && !o.write) stdout = io.colour ? colourDiff(patch) : patch;
   const review = reviewLines(run.files);
-  const stderr = o.json ? '' : [...(o.quiet ? [] : review), ...summaryLines(summary, Boolean(o.write)), ''].join('\n');
+  const unwritten = o.write && !writing ? [`no file was written: ${failed} could not be migrated (above), and the others may rely on what they hold; fix those or leave them out with --exclude, then run again`] : [];
+  const stderr = o.json ? '' : [...(o.quiet ? [] : review), ...summaryLines(summary, writing), ...unwritten, ''].join('\n');
   const exitCode = summary.errors > 0 ? 2 : o.check && (summary.changed > 0 || summary.review > 0) ? 1 : 0;
   return { exitCode, stdout, stderr, report };
 }

@@ -266,9 +266,11 @@ export class Analysis {
    */
   private keepReadsOfGoneFields(): boolean {
     let demoted = false;
-    const keep = (call: V1Call, resource: ResourceContract, field: string): void => {
+    // `read`: where the program reads the field, when it reads it through a type the call's records share, not on them.
+    const keep = (call: V1Call, resource: ResourceContract, field: string, read?: string): void => {
       if (!this.plan.migrates(call)) return;
-      this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: the program reads ${field} of the ${resource.kind} records it answers, and v2beta1's ${resource.kind} has no ${field}; find it elsewhere or drop the read, then migrate`);
+      const what = read ? `${field} of ${read}, a type the ${call.resource.kind} records it answers have too,` : `${field} of the ${resource.kind} records it answers,`;
+      this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: the program reads ${what} and v2beta1's ${resource.kind} has no ${field}; find it elsewhere or drop the read, then migrate`);
       demoted = true;
     };
     for (const file of this.files.values()) {
@@ -280,7 +282,10 @@ export class Analysis {
         const member = this.text.declarationOf(node.name);
         const container = member && ts.isPropertySignature(member) && (ts.isInterfaceDeclaration(member.parent) || ts.isTypeLiteralNode(member.parent)) ? member.parent : undefined;
         const resource = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource' && fieldsGoneInV2(r.resource).has(field))?.resource;
-        if (container && resource) for (const call of this.types.seenOn.get(container) ?? []) keep(call as V1Call, resource, field);
+        if (!container || !resource) continue;
+        const name = ts.isInterfaceDeclaration(container) ? container.name.text : ts.isTypeAliasDeclaration(container.parent) ? container.parent.name.text : undefined;
+        const read = `${name ?? 'a type'} (${file.sf.fileName.split('/').pop()}:${file.sf.getLineAndCharacterOfPosition(node.getStart()).line + 1})`;
+        for (const call of this.types.seenOn.get(container) ?? []) keep(call as V1Call, resource, field, read);
       }
     }
     return demoted;

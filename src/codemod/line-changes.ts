@@ -32,8 +32,11 @@ export function lineChanges(before: string, after: string, sorted: readonly Text
   }
   const a = before.split('\n');
   const b = after.split('\n');
-  // A note inserted above a line touches that line without changing it: keep only what differs.
   for (const c of out) {
+    // Past a final newline there is no line: an edit there (a helper added at the end) ends on the last line.
+    c.oldTo = Math.min(c.oldTo, lineCount(a, before) - 1);
+    c.newTo = Math.min(c.newTo, lineCount(b, after) - 1);
+    // A note inserted above a line touches that line without changing it: keep only what differs.
     while (c.oldFrom <= c.oldTo && c.newFrom <= c.newTo && a[c.oldFrom] === b[c.newFrom]) [c.oldFrom, c.newFrom] = [c.oldFrom + 1, c.newFrom + 1];
     while (c.oldFrom <= c.oldTo && c.newFrom <= c.newTo && a[c.oldTo] === b[c.newTo]) [c.oldTo, c.newTo] = [c.oldTo - 1, c.newTo - 1];
   }
@@ -68,13 +71,17 @@ export function reviewAsItWas(outcome: FileOutcome): FileOutcome {
 
 const NO_NEWLINE = '\\ No newline at end of file';
 
+/** The lines of a text split at its newlines: one ending in a newline splits into one empty string too many. */
+function lineCount(split: readonly string[], text: string): number {
+  return text.endsWith('\n') ? split.length - 1 : split.length;
+}
+
 /** The hunks of a unified diff with `context` lines around each change, as the `diff` library formats them. */
 export function patchOf(oldName: string, newName: string, before: string, after: string, changes: readonly LineChange[], context = 3): StructuredPatch {
   const a = before.split('\n');
   const b = after.split('\n');
-  // A text ending in a newline splits into one empty string too many.
-  const aCount = before.endsWith('\n') ? a.length - 1 : a.length;
-  const bCount = after.endsWith('\n') ? b.length - 1 : b.length;
+  const aCount = lineCount(a, before);
+  const bCount = lineCount(b, after);
   const hunks: StructuredPatch['hunks'] = [];
   let i = 0;
   while (i < changes.length) {

@@ -132,6 +132,19 @@ describe('migrate-v2 (CLI)', () => {
     expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(TRANSFORMS.map((t) => t.name));
   });
 
+  it('--patch applies with git apply and gives what --write writes, also where a helper is added at the end', async () => {
+    const files = { 'plain.js': readFileSync(join(FIXTURES, 'file-kinds/plain.input.js'), 'utf8'), 'not-found.ts': readFileSync(join(FIXTURES, 'get-by-list/not-found.input.ts'), 'utf8') };
+    const dir = project(files);
+    const r = await runCli(['.', '--patch', 'p.diff'], { cwd: dir });
+    expect(r.code).toBe(0);
+    execFileSync('git', ['apply', 'p.diff'], { cwd: dir });
+    const applied = snapshot(dir);
+    const written = project(files);
+    await runCli(['.', '--write'], { cwd: written });
+    expect({ ...applied, 'p.diff': undefined }).toEqual({ ...snapshot(written), 'p.diff': undefined });
+    expect(applied['plain.js']).not.toBe(files['plain.js']);
+  });
+
   it('skips node_modules, build output and git-ignored files; honours --include and --exclude', async () => {
     const dir = project({ 'a.ts': V1, 'b.ts': V1, '.gitignore': 'ignored.ts\n', 'ignored.ts': V1 }, true);
     for (const sub of ['node_modules', 'dist']) {

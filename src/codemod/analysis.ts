@@ -197,16 +197,16 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const [parameter, { calls, kind }] of file.flow.parameterMeetings()) {
         if (calls.length < 2) continue;
-        const where = describeParameter(parameter, file.sf);
+        const where = describeParameter(parameter);
         if (kind !== 'resource' && calls.some((c) => c.operation === 'get-by-list')) {
           for (const call of calls) this.plan.demote(call, `this ${call.resource.singular} ${call.operation} hands its answer to ${where} with those of other calls, one of them a read of one ${call.resource.singular} by ?id=, which answers the record itself on v2, not a list: migrate them by hand`);
         } else this.plan.together(calls, `these calls hand their answers to ${where}, which reads them one way, and one of them stays on v1, so none migrates`);
       }
-      for (const [parameter, held] of file.flow.mixedParameters()) {
-        const read = changingRead(parameter, held, (n) => this.text.declarationOf(n));
+      for (const [parameter, held, open] of file.flow.mixedParameters()) {
+        const read = changingRead(parameter, held);
         if (!read) continue;
         for (const { call } of held) {
-          this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} hands its answer to ${describeParameter(parameter, file.sf)}, which is handed other values too and reads their ${read.v1}: v2 names it ${read.v2} on API records only; migrate them by hand`);
+          this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} hands its answer to ${describeParameter(parameter)}, which ${open ? 'is also used where migrate-v2 does not follow (exported, or handed on)' : 'is handed other values too'} and reads their ${read.v1}: v2 names it ${read.v2} on API records only; migrate them by hand`);
         }
       }
     }
@@ -284,7 +284,8 @@ export class Analysis {
         const resource = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource' && fieldsGoneInV2(r.resource).has(field))?.resource;
         if (!container || !resource) continue;
         const name = ts.isInterfaceDeclaration(container) ? container.name.text : ts.isTypeAliasDeclaration(container.parent) ? container.parent.name.text : undefined;
-        const read = `${name ?? 'a type'} (${file.sf.fileName.split('/').pop()}:${file.sf.getLineAndCharacterOfPosition(node.getStart()).line + 1})`;
+        // No line number: a note inserted above would move it, and a second run would note again.
+        const read = `${name ?? 'a type'} (in ${file.sf.fileName.split('/').pop()})`;
         for (const call of this.types.seenOn.get(container) ?? []) keep(call as V1Call, resource, field, read);
       }
     }
@@ -438,32 +439,29 @@ export function containerName(container: Container): string {
   return ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner) ? owner.name.text : 'of this value';
 }
 
-/** `the parameter g of label() (line 4)`. */
-function describeParameter(parameter: ts.ParameterDeclaration, sf: ts.SourceFile): string {
+/** `the parameter g of label()`; no line number, which a note inserted above would move (a second run would note again). */
+function describeParameter(parameter: ts.ParameterDeclaration): string {
   const fn = parameter.parent;
   const owner = ts.isVariableDeclaration(fn.parent) ? fn.parent.name : 'name' in fn ? fn.name : undefined;
-  return `the parameter ${parameter.name.getText()} of ${owner ? `${owner.getText()}()` : 'a function'} (line ${sf.getLineAndCharacterOfPosition(parameter.getStart()).line + 1})`;
+  return `the parameter ${parameter.name.getText()} of ${owner ? `${owner.getText()}()` : 'a function'}`;
 }
 
-/** The first read in the function of a name v2 changes on what the calls hand the parameter (`g.id`, `body.items`). */
-function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[], declarationOf: (n: ts.Node) => ts.Declaration | undefined): { v1: string; v2: string } | undefined {
+/**
+ * The first read, anywhere in the parameter's function, of a name v2 changes on what the calls
+ * hand it (`g.id`, `body.items`, `list.reduce((a, b) => b.createdAt ...)`): the flow does not follow
+ * the values there, so any such read may be theirs.
+ */
+function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[]): { v1: string; v2: string } | undefined {
   const renames = new Map<string, string>();
   for (const shape of held) {
     if (shape.kind === 'envelope') renames.set(shape.resource.v1.endpoints.list!.envelopeKey, shape.resource.v2.endpoints.list!.envelopeKey);
     else for (const [v1, v2] of clientFieldRenames(shape.resource)) renames.set(v1, v2);
   }
   const fn = parameter.parent;
-  if (ts.isObjectBindingPattern(parameter.name)) {
-    for (const element of parameter.name.elements) {
-      const key = (element.propertyName ?? element.name).getText();
-      if (renames.has(key)) return { v1: key, v2: renames.get(key)! };
-    }
-    return undefined;
-  }
-  for (const node of nodesOf(fn.getSourceFile()).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
-    if (node.pos < fn.pos || node.end > fn.end || !renames.has(node.name.text)) continue;
-    const target = unwrap(node.expression);
-    if (ts.isIdentifier(target) && declarationOf(target) === parameter) return { v1: node.name.text, v2: renames.get(node.name.text)! };
+  for (const node of nodesOf(fn.getSourceFile()).all) {
+    if (node.pos < fn.pos || node.end > fn.end) continue;
+    const name = ts.isPropertyAccessExpression(node) ? node.name.text : ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent) ? (node.propertyName ?? node.name).getText() : undefined;
+    if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
 }

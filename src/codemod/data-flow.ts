@@ -73,7 +73,7 @@ export class DataFlow {
   /** Names of class fields and other members a shape was learned for: only these ask the checker for a member's declaration. */
   private readonly members = new Set<string>();
   /** Untyped parameters of the file's own functions, with what each use of the function hands them (parameterFeeds). */
-  private feeds?: Map<ts.ParameterDeclaration, (Feed | undefined)[]>;
+  private feeds?: Map<ts.ParameterDeclaration, Feeds>;
   /** Parameters bound from what every use hands them, with the calls whose values meet there. */
   private readonly meetings = new Map<ts.ParameterDeclaration, { calls: V1Call[]; kind: Shape['kind'] }>();
   /** What the checker said of a node's type: asked once per node, whatever is learned after (roles are what change). */
@@ -117,51 +117,53 @@ export class DataFlow {
     return this.meetings.entries();
   }
 
-  /** Parameters handed values of API calls and other values too (a row of the program's own): what the calls hand them. */
-  *mixedParameters(): Generator<[ts.ParameterDeclaration, Held[]]> {
-    for (const [parameter, feeds] of this.parameterFeeds()) {
-      if (this.meetings.has(parameter)) continue;
+  /**
+   * Parameters handed values of API calls that the flow could not bind: handed other values too (a
+   * row of the program's own), or of a function used where the flow does not see (exported, or
+   * handed on). What the calls hand them.
+   */
+  *mixedParameters(): Generator<[ts.ParameterDeclaration, Held[], boolean]> {
+    for (const [parameter, { feeds, open }] of this.parameterFeeds()) {
+      // A parameter with a shape of its own (its `.id` fills a v1 URL) has its reads renamed already.
+      if (this.meetings.has(parameter) || this.declared.has(parameter)) continue;
       const held = feeds.flatMap((feed) => {
         const shape = feed?.();
         return shape && 'resource' in shape && shape.call && !('weak' in shape && shape.weak) ? [shape] : [];
       });
-      if (held.length > 0) yield [parameter, held];
+      if (held.length > 0) yield [parameter, held, open];
     }
   }
 
   /**
    * `function label(g) { return g.id }` called as `label(group)` or `groups.map(label)`: what
-   * each use hands each untyped (or `any`, `unknown`) parameter of the file's own functions. Only
-   * functions whose every use is such a call, and that no other module can call, have feeds.
+   * each use hands each untyped (or `any`, `unknown`) parameter of the file's own functions. A
+   * function that another module may call (exported), or that is used other than so, is `open`.
    */
-  private parameterFeeds(): Map<ts.ParameterDeclaration, (Feed | undefined)[]> {
+  private parameterFeeds(): Map<ts.ParameterDeclaration, Feeds> {
     if (this.feeds) return this.feeds;
     this.feeds = new Map();
-    const functions = new Map<ts.Declaration, ts.SignatureDeclaration>();
+    const functions = new Map<ts.Declaration, { fn: ts.SignatureDeclaration; uses: Use[]; open: boolean }>();
     for (const node of nodesOf(this.sf).all) {
-      if (ts.isFunctionDeclaration(node) && node.name && node.body && !hasModifier(node, ts.SyntaxKind.ExportKeyword)) functions.set(node, node);
-      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && !hasModifier(node.parent.parent, ts.SyntaxKind.ExportKeyword)) {
-        const init = node.initializer;
-        if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) functions.set(node, init);
+      if (ts.isFunctionDeclaration(node) && node.name && node.body) functions.set(node, { fn: node, uses: [], open: hasModifier(node, ts.SyntaxKind.ExportKeyword) });
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
+        functions.set(node, { fn: node.initializer, uses: [], open: hasModifier(node.parent.parent, ts.SyntaxKind.ExportKeyword) });
       }
     }
     if (functions.size === 0) return this.feeds;
     const names = new Set([...functions.keys()].map((d) => (d as ts.FunctionDeclaration | ts.VariableDeclaration).name!.getText(this.sf)));
-    const uses = new Map<ts.SignatureDeclaration, Use[] | null>();
     for (const id of nodesOf(this.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
       if (!names.has(id.text) || functions.has(id.parent as ts.Declaration)) continue;
       const declaration = this.declarationOf(id);
-      const fn = declaration && functions.get(declaration);
-      if (!fn || uses.get(fn) === null) continue;
+      const used = declaration && functions.get(declaration);
+      if (!used) continue;
       const use = this.useOf(id);
-      if (!use) uses.set(fn, null);
-      else uses.set(fn, [...(uses.get(fn) ?? []), use]);
+      if (use) used.uses.push(use);
+      else used.open = true;
     }
-    for (const [fn, list] of uses) {
-      if (!list) continue;
+    for (const { fn, uses, open } of functions.values()) {
+      if (uses.length === 0) continue;
       for (const [i, p] of fn.parameters.entries()) {
-        const untyped = !p.type || p.type.kind === ts.SyntaxKind.AnyKeyword || p.type.kind === ts.SyntaxKind.UnknownKeyword;
-        if (untyped && !p.dotDotDotToken) this.feeds.set(p, list.map((use) => use(i)));
+        if (saysNothing(p.type) && !p.dotDotDotToken) this.feeds.set(p, { feeds: uses.map((use) => use(i)), open });
       }
     }
     return this.feeds;
@@ -501,8 +503,8 @@ export class DataFlow {
       learn(declaration, shape);
     };
     // A parameter every use hands records of one kind holds those records.
-    for (const [parameter, feeds] of this.parameterFeeds()) {
-      if (this.meetings.has(parameter)) continue;
+    for (const [parameter, { feeds, open }] of this.parameterFeeds()) {
+      if (open || this.meetings.has(parameter)) continue;
       const agreed = agreedShape(feeds.map((feed) => feed?.()));
       if (!agreed) continue;
       bindPattern(parameter.name, agreed.shape);
@@ -598,7 +600,21 @@ function elementParameters(method: string, callback: ts.SignatureDeclaration): t
   return (method === 'sort' || method === 'toSorted') && second ? [first, second] : [first];
 }
 
+/** A parameter's written type that says nothing of what it holds: none, `any`, `unknown`, `any[]`, `Array<unknown>`. */
+function saysNothing(type: ts.TypeNode | undefined): boolean {
+  if (!type) return true;
+  if (type.kind === ts.SyntaxKind.AnyKeyword || type.kind === ts.SyntaxKind.UnknownKeyword) return true;
+  if (ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) return saysNothing(type.type);
+  if (ts.isArrayTypeNode(type)) return saysNothing(type.elementType);
+  return ts.isTypeReferenceNode(type) && /^(ReadonlyArray|Array)$/.test(type.typeName.getText()) && type.typeArguments?.length === 1 && saysNothing(type.typeArguments[0]);
+}
+
 type Feed = () => Shape | undefined;
+/** What the seen uses of a function hand one parameter; `open` when it has uses the flow does not see. */
+interface Feeds {
+  feeds: (Feed | undefined)[];
+  open: boolean;
+}
 /** What one use of a function hands its parameter `i`, if anything. */
 type Use = (i: number) => Feed | undefined;
 

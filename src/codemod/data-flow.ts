@@ -72,7 +72,7 @@ export class DataFlow {
   private readonly syntactic = new Map<ts.Node, Shape | null>();
   /** Names of class fields and other members a shape was learned for: only these ask the checker for a member's declaration. */
   private readonly members = new Set<string>();
-  /** Untyped parameters of the file's own functions, with what each use of the function hands them (parameterFeeds). */
+  /** Parameters of the file's own functions whose type says nothing, with what each use of the function hands them (parameterFeeds). */
   private feeds?: Map<ts.ParameterDeclaration, Feeds>;
   /** Parameters bound from what every use hands them, with the calls whose values meet there. */
   private readonly meetings = new Map<ts.ParameterDeclaration, { calls: V1Call[]; kind: Shape['kind'] }>();
@@ -136,7 +136,7 @@ export class DataFlow {
 
   /**
    * `function label(g) { return g.id }` called as `label(group)` or `groups.map(label)`: what
-   * each use hands each untyped (or `any`, `unknown`) parameter of the file's own functions. A
+   * each use hands each parameter of the file's own functions whose type says nothing (saysNothing). A
    * function that another module may call (exported), or that is used other than so, is `open`.
    */
   private parameterFeeds(): Map<ts.ParameterDeclaration, Feeds> {

@@ -71,16 +71,19 @@ function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: t
 
 /**
  * A body that names some fields and spreads no record (`{ name: g.name }`): v1's PUT cleared every
- * field it leaves out, so only a mask of `*` does on v2 what it did.
+ * mutable field it leaves out, so only a mask of `*` does on v2 what it did. A body that names every
+ * mutable field (an identity renamed field by field) does not: its mask is those fields.
  */
-export function namesOnlySome(payload: ts.ObjectLiteralExpression): boolean {
-  return !payload.properties.some(ts.isSpreadAssignment);
+function namesOnlySome(call: V1Call, payload: ts.ObjectLiteralExpression): boolean {
+  if (payload.properties.some(ts.isSpreadAssignment)) return false;
+  const named = new Set(payload.properties.flatMap((p) => mutableField(call, propertyKey(p) ?? '') ?? []));
+  return call.resource.fields.some((f) => f.access === 'mutable' && f.v1 && !named.has(f.reference?.writeKey?.v2 ?? f.v2 ?? f.v1));
 }
 
 /** Whether an update's body is written out as a literal that names only some fields (see namesOnlySome). */
 export function replacesWithSomeFields(call: V1Call): boolean {
   const payload = call.body && jsonPayload(call.body);
-  return Boolean(payload && ts.isObjectLiteralExpression(payload) && namesOnlySome(payload));
+  return Boolean(payload && ts.isObjectLiteralExpression(payload) && namesOnlySome(call, payload));
 }
 
 /** The v2 names of the mutable fields an update's body sets; undefined when that cannot be told. */
@@ -88,7 +91,7 @@ export function updateMask(call: V1Call, declarationOf: (n: ts.Node) => ts.Decla
   if (!call.body) return undefined;
   const payload = jsonPayload(call.body);
   if (ts.isIdentifier(payload)) return changedFields(call, payload, declarationOf);
-  if (!ts.isObjectLiteralExpression(payload) || namesOnlySome(payload)) return undefined;
+  if (!ts.isObjectLiteralExpression(payload) || namesOnlySome(call, payload)) return undefined;
   const names: string[] = [];
   for (const p of payload.properties) {
     const key = propertyKey(p);

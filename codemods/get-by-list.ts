@@ -138,9 +138,14 @@ export const getByList: Transform = {
     }
     tagWrapperErrors(ctx);
     if (reads.size === 0) return;
-    // `{ items: Group[] }` -> `Group`: only the list around the element goes, the element keeps its own edits.
+    // `{ items: Group[] }` -> `Group`: only the list around the element goes, the element keeps its own edits;
+    // a named list type (`GroupList`, declared elsewhere) gives way to its element's name.
     for (const [literal, element] of ctx.analysis.readOneTypes) {
       if (literal.getSourceFile() !== ctx.sf) continue;
+      if (element.pos < literal.pos || element.end > literal.end) {
+        ctx.replace(literal, element.getText());
+        continue;
+      }
       ctx.edit(literal.getStart(ctx.sf), element.getStart(ctx.sf), '');
       ctx.edit(element.end, literal.end, '');
     }

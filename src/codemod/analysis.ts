@@ -11,7 +11,7 @@ import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
-import { findV1Calls, recognise, type V1Call } from './v1-calls.js';
+import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
 import { Wrappers } from './wrappers.js';
@@ -226,6 +226,27 @@ export class Analysis {
     }
   }
 
+  /**
+   * The call's type argument (or its `.json<T>()`'s) when it names a list type of its own
+   * (`interface GroupList { items: Group[] }`), and the element type, when that name means the same
+   * type where the call is.
+   */
+  private namedListArgument(call: V1Call, container: Container): { site: ts.TypeReferenceNode; element: ts.TypeReferenceNode } | undefined {
+    const arg = call.call.typeArguments?.[0] ?? parsedInChain(call)?.typeArguments?.[0];
+    if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments || this.types.containerOf(arg.typeName) !== container || !ts.isInterfaceDeclaration(container)) return undefined;
+    if (container.members.length !== 1 || container.heritageClauses) return undefined;
+    const member = container.members[0]!;
+    const list = ts.isPropertySignature(member) && member.name.getText() === call.resource.v1.endpoints.list!.envelopeKey ? member.type : undefined;
+    const element = list && ts.isArrayTypeNode(list) ? list.elementType : undefined;
+    if (!element || !ts.isTypeReferenceNode(element) || element.typeArguments || !ts.isIdentifier(element.typeName)) return undefined;
+    const meant = this.checker.getSymbolAtLocation(element.typeName);
+    const name = element.typeName.text;
+    const there = this.checker.getSymbolsInScope(arg, ts.SymbolFlags.Type | ts.SymbolFlags.Alias).find((sym) => sym.name === name);
+    // An exported declaration has a local symbol in scope and an export symbol where it is referenced.
+    const resolve = (sym: ts.Symbol | undefined) => sym && this.checker.getExportSymbolOfSymbol(sym.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(sym) : sym);
+    return meant && resolve(there) === resolve(meant) ? { site: arg, element } : undefined;
+  }
+
   /** The call's type argument when it is a generic list type of one record type (`ListResponse<Role>`). */
   private genericListArgument(call: V1Call): ts.TypeReferenceNode | undefined {
     const arg = call.call.typeArguments?.[0];
@@ -316,6 +337,12 @@ export class Analysis {
         const site = call.operation === 'get-by-list' ? this.genericListArgument(call) : undefined;
         if (site && this.types.containerOf(site.typeName) === container) {
           this.readOneTypes.set(site, site.typeArguments![0]!);
+          continue;
+        }
+        // `.json<GroupList>()`, a named list type: this call's type argument becomes `Group`.
+        const named = call.operation === 'get-by-list' ? this.namedListArgument(call, container) : undefined;
+        if (named) {
+          this.readOneTypes.set(named.site, named.element);
           continue;
         }
         if (call.operation === 'get-by-list' && this.plan.migrates(call) && this.types.containers.get(container)?.some((r) => r.shape === 'envelope')) {

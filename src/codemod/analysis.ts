@@ -233,11 +233,8 @@ export class Analysis {
    */
   private namedListArgument(call: V1Call, container: Container): { site: ts.TypeReferenceNode; element: ts.TypeReferenceNode } | undefined {
     const arg = call.call.typeArguments?.[0] ?? parsedInChain(call)?.typeArguments?.[0];
-    if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments || this.types.containerOf(arg.typeName) !== container || !ts.isInterfaceDeclaration(container)) return undefined;
-    if (container.members.length !== 1 || container.heritageClauses) return undefined;
-    const member = container.members[0]!;
-    const list = ts.isPropertySignature(member) && member.name.getText() === call.resource.v1.endpoints.list!.envelopeKey ? member.type : undefined;
-    const element = list && ts.isArrayTypeNode(list) ? list.elementType : undefined;
+    if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments || this.types.containerOf(arg.typeName) !== container || !ts.isInterfaceDeclaration(container) || container.heritageClauses) return undefined;
+    const element = soleListElement(container.members);
     if (!element || !ts.isTypeReferenceNode(element) || element.typeArguments || !ts.isIdentifier(element.typeName)) return undefined;
     const meant = this.checker.getSymbolAtLocation(element.typeName);
     const name = element.typeName.text;
@@ -304,9 +301,9 @@ export class Analysis {
         const container = member && ts.isPropertySignature(member) && (ts.isInterfaceDeclaration(member.parent) || ts.isTypeLiteralNode(member.parent)) ? member.parent : undefined;
         const resource = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource' && fieldsGoneInV2(r.resource).has(field))?.resource;
         if (!container || !resource) continue;
-        const name = ts.isInterfaceDeclaration(container) ? container.name.text : ts.isTypeAliasDeclaration(container.parent) ? container.parent.name.text : undefined;
         // No line number: a note inserted above would move it, and a second run would note again.
-        const read = `${name ?? 'a type'} (in ${file.sf.fileName.split('/').pop()})`;
+        const unnamed = ts.isTypeLiteralNode(container) && !ts.isTypeAliasDeclaration(container.parent);
+        const read = unnamed ? undefined : `${containerName(container)} (in ${file.sf.fileName.split('/').pop()})`;
         for (const call of this.types.seenOn.get(container) ?? []) keep(call as V1Call, resource, field, read);
       }
     }
@@ -412,9 +409,13 @@ export class Analysis {
 
 /** `{ items: Group[] }` written inline (not a named type): the element type of its one member. */
 function inlineListElement(container: Container): ts.TypeNode | undefined {
-  if (!ts.isTypeLiteralNode(container) || ts.isTypeAliasDeclaration(container.parent) || container.members.length !== 1) return undefined;
-  const member = container.members[0]!;
-  return ts.isPropertySignature(member) && member.type && ts.isArrayTypeNode(member.type) ? member.type.elementType : undefined;
+  return ts.isTypeLiteralNode(container) && !ts.isTypeAliasDeclaration(container.parent) ? soleListElement(container.members) : undefined;
+}
+
+/** `{ items: Group[] }`: the element type of a list type whose one member is an array (the envelope its evidence found). */
+function soleListElement(members: ts.NodeArray<ts.TypeElement>): ts.TypeNode | undefined {
+  const member = members.length === 1 ? members[0]! : undefined;
+  return member && ts.isPropertySignature(member) && member.type && ts.isArrayTypeNode(member.type) ? member.type.elementType : undefined;
 }
 
 function collectGenericUses(sf: ts.SourceFile, out: ts.TypeReferenceNode[]): void {

@@ -8,16 +8,20 @@
 import { ts } from 'ts-morph';
 import { enclosingScope, jsonPayload, propertyKey } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
+import type { FieldRule } from '../contract/index.js';
 
 /** The mask text a migrated update sends: the fields, or `*` when they cannot be known. */
 export function maskText(mask: readonly string[] | undefined): string {
   return mask ? mask.join(',') : '*';
 }
 
+/** The name a field has in a v2 mask: its write key for a reference. */
+const maskName = (field: FieldRule): string => field.reference?.writeKey?.v2 ?? field.v2 ?? field.v1!;
+
 /** The v2 name of a mutable field the body may set, by its v1 key. */
 function mutableField(call: V1Call, key: string): string | undefined {
   const field = call.resource.fields.find((f) => f.v1 === key || f.reference?.writeKey?.v1 === key);
-  return field?.access === 'mutable' ? (field.reference?.writeKey?.v2 ?? field.v2 ?? key) : undefined;
+  return field?.access === 'mutable' ? maskName(field) : undefined;
 }
 
 const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'set', 'delete', 'add', 'clear']);
@@ -77,7 +81,7 @@ function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: t
 function namesOnlySome(call: V1Call, payload: ts.ObjectLiteralExpression): boolean {
   if (payload.properties.some(ts.isSpreadAssignment)) return false;
   const named = new Set(payload.properties.flatMap((p) => mutableField(call, propertyKey(p) ?? '') ?? []));
-  return call.resource.fields.some((f) => f.access === 'mutable' && f.v1 && !named.has(f.reference?.writeKey?.v2 ?? f.v2 ?? f.v1));
+  return call.resource.fields.some((f) => f.access === 'mutable' && f.v1 && !named.has(maskName(f)));
 }
 
 /** Whether an update's body is written out as a literal that names only some fields (see namesOnlySome). */

@@ -267,14 +267,16 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
     return Boolean(d && ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer && enclosingFunction(d) === fn && test(d.initializer));
   };
   const isResponse = (e: ts.Expression): boolean => unwrap(e) === call || holds(e, isResponse);
+  // `const { data } = await http.get(...)`, `const { statusCode, body } = await request(url)`: a member taken out of the response.
+  const takenOut = (n: ts.Expression, member: string): boolean => {
+    const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+    const owner = d && ts.isBindingElement(d) && (d.propertyName ?? d.name).getText() === member ? d.parent.parent : undefined;
+    return Boolean(owner && ts.isVariableDeclaration(owner) && owner.initializer && isResponse(owner.initializer));
+  };
   // undici answers the body as a stream on the response: `res.body.json()`, `res.body.text()`.
   const isResponseOrBody = (e: ts.Expression): boolean => {
     const n = unwrap(e);
-    if (isResponse(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'body' && isResponse(n.expression))) return true;
-    // `const { statusCode, body } = await request(url)`: the body taken out of the response.
-    const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
-    const owner = d && ts.isBindingElement(d) && (d.propertyName ?? d.name).getText() === 'body' ? d.parent.parent : undefined;
-    return Boolean(owner && ts.isVariableDeclaration(owner) && owner.initializer && isResponse(owner.initializer));
+    return isResponse(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'body' && isResponse(n.expression)) || takenOut(n, 'body');
   };
   // `const text = await res.text()`: the body as text, parsed with JSON.parse.
   const isText = (e: ts.Expression): boolean => {
@@ -301,13 +303,9 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
       }
     }
     if (ts.isPropertyAccessExpression(n) && n.name.text === 'data' && transport.client === 'axios' && isResponse(n.expression)) return true;
+    if (transport.client === 'axios' && takenOut(n, 'data')) return true;
     if (ts.isIdentifier(n)) {
       const d = declarationOf(n);
-      // const { data } = await http.get(...)
-      if (d && ts.isBindingElement(d) && transport.client === 'axios' && (d.propertyName ?? d.name).getText() === 'data') {
-        const owner = d.parent.parent;
-        if (ts.isVariableDeclaration(owner) && owner.initializer && isResponse(owner.initializer)) return true;
-      }
       // body.then((data) => ...): the callback's parameter is the body.
       if (d && ts.isParameter(d) && isPromiseCallback(d.parent) && d.parent.parameters[0] === d) {
         const then = (d.parent.parent as ts.CallExpression).expression as ts.PropertyAccessExpression;

@@ -10,7 +10,7 @@ import { compareRecords, oneSidedFields, recordTimes, type RecordComparison } fr
 import type { Finding } from './findings.js';
 import { ApiCallError, type ApiClient } from './http-client.js';
 import { partFilters, wholeKinds, type AuditPart } from './parts.js';
-import { readV1, recordsOf, walkV2, type Json } from './walk.js';
+import { Breaches, readV1, recordsOf, walkV2, type Json } from './walk.js';
 
 export interface AuditOptions {
   client: ApiClient;
@@ -55,11 +55,19 @@ export interface AuditResult {
   finishedAt: string;
 }
 
+/**
+ * A v1 record's place in the uid index once a v2 record has been paired with it: the index then
+ * also answers whether the walk met a uid before, so the audit keeps one index of 100,000 uids,
+ * not two.
+ */
+const PAIRED = Symbol('paired');
+
 class KindAudit {
   readonly findings: Finding[] = [];
   readonly summary: KindSummary;
-  private readonly v1ById = new Map<string, Json>();
-  private readonly onlyInV2: Json[] = [];
+  private readonly v1ById = new Map<string, Json | typeof PAIRED>();
+  private readonly onlyInV2 = new Map<string, Json>();
+  private readonly uidBreaches: Breaches;
   private readonly pending: Json[][] = [];
   private v1Ready = false;
   private readonly normalisedCounts = new Map<string, number>();
@@ -77,14 +85,19 @@ class KindAudit {
   ) {
     this.resource = part.resource;
     this.summary = emptySummary(part.resource.kind);
+    this.uidBreaches = new Breaches(part.resource);
   }
 
   async run(): Promise<void> {
-    const v1 = this.v1Turn(() => readV1(this.o.client, this.resource.v1.endpoints.list!, partFilters(this.part, 'v1'), this.o.maxPages)).then((items) => {
-      for (const item of items) this.v1ById.set(String(item['id']), item);
-      this.v1Ready = true;
-      for (const page of this.pending.splice(0)) this.comparePage(page);
-    });
+    const v1 = this.v1Turn(() => readV1(this.o.client, this.resource.v1.endpoints.list!, partFilters(this.part, 'v1'), this.o.maxPages))
+      .then((items) => {
+        for (const item of items) this.v1ById.set(String(item['id']), item);
+      })
+      .finally(() => {
+        // Without v1 (it failed) the pages are still read, against an empty index, for v2's uid rules.
+        this.v1Ready = true;
+        for (const page of this.pending.splice(0)) this.comparePage(page);
+      });
     const v2 = walkV2({
       client: this.o.client,
       resource: this.resource,
@@ -102,16 +115,20 @@ class KindAudit {
     for (const outcome of [v1Outcome, v2Outcome]) {
       if (outcome.status === 'rejected') this.incomplete(outcome.reason);
     }
+    if (v2Outcome.status === 'fulfilled' && !v2Outcome.value.stopped) {
+      this.uidBreaches.checkTotalCount(v2Outcome.value.totalCount, this.summary.compared + this.onlyInV2.size);
+    }
+    const breaches = [...(v2Outcome.status === 'fulfilled' ? v2Outcome.value.breaches : []), ...this.uidBreaches.findings()];
+    this.findings.push(...breaches);
+    this.summary.breaches = breaches.length;
     if (v2Outcome.status === 'fulfilled') {
-      this.findings.push(...v2Outcome.value.breaches);
-      this.summary.breaches = v2Outcome.value.breaches.length;
       this.summary.emptyPages = v2Outcome.value.emptyPages;
       // The breach says what v2 did; the kind is still not audited to the end, like any other kind left so.
       if (v2Outcome.value.stopped) this.incomplete(`v2 walk: ${v2Outcome.value.stopped}`);
     }
     if (this.summary.incomplete) return;
-    for (const [uid, record] of this.v1ById) this.suspects.push({ uid, v1: record });
-    for (const record of this.onlyInV2) this.suspects.push({ uid: String(record['uid']), v2: record });
+    for (const [uid, record] of this.v1ById) if (record !== PAIRED) this.suspects.push({ uid, v1: record });
+    for (const [uid, record] of this.onlyInV2) this.suspects.push({ uid, v2: record });
     await this.settleSuspects();
     this.reportAggregates();
   }
@@ -120,11 +137,15 @@ class KindAudit {
     for (const v2 of items) {
       const uid = String(v2['uid']);
       const v1 = this.v1ById.get(uid);
-      if (!v1) {
-        this.onlyInV2.push(v2);
+      if (v1 === PAIRED || (v1 === undefined && this.onlyInV2.has(uid))) {
+        this.uidBreaches.duplicateUid(uid);
         continue;
       }
-      this.v1ById.delete(uid);
+      if (v1 === undefined) {
+        this.onlyInV2.set(uid, v2);
+        continue;
+      }
+      this.v1ById.set(uid, PAIRED);
       this.summary.compared += 1;
       this.progress.compared += 1;
       const comparison = compareRecords(this.resource, v1, v2);

@@ -37,7 +37,7 @@ describe('the v2 walk', () => {
     const events: string[] = [];
     const result = await walk(serving({ '': page(1, 't2'), t2: page(2, 't3'), t3: page(3, '') }, events), events);
     expect(events).toEqual(['get first', 'get t2', 'page u1', 'get t3', 'page u2', 'page u3']);
-    expect(result).toEqual({ breaches: [], pages: 3, emptyPages: 0 });
+    expect(result).toEqual({ breaches: [], pages: 3, emptyPages: 0, totalCount: '3' });
   });
 
   it('asks for no page it will not read: none past --max-pages, none after a token it has seen', async () => {

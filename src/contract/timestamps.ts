@@ -27,6 +27,19 @@ export function parseTimestamp(text: string): number | undefined {
 
 const UTC_FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
 
+/**
+ * Whether two times are the same instant at the precision both versions share. The usual pair, UTC
+ * times with at least three fraction digits, agree exactly when their text agrees up to the
+ * milliseconds; that is read without building either comparable form.
+ */
+export function sameComparableTime(a: string, b: string): boolean {
+  if (a.length >= 24 && b.length >= 24 && a.charCodeAt(19) === 46 && b.charCodeAt(19) === 46 && UTC_FRACTION.test(a) && UTC_FRACTION.test(b)) {
+    return a.startsWith(b.slice(0, 23));
+  }
+  const comparable = comparableTimestamp(a);
+  return comparable !== undefined && comparable === comparableTimestamp(b);
+}
+
 /** The same instant at the precision both versions share, for comparison. */
 export function comparableTimestamp(text: string): string | undefined {
   // The usual case, a UTC time, is cut to milliseconds as text; offsets go through the parser.

@@ -5,10 +5,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resourceOf } from '../../src/contract/index.js';
+import { comparableTimestamp, resourceOf } from '../../src/contract/index.js';
 import { compareRecords } from '../../src/verify/compare.js';
 
 const group = resourceOf('Group');
+const repo = resourceOf('Repo');
 const record = (id: 'id' | 'uid', description: unknown) => ({ [id]: 'u', name: 'n', description });
 
 /** A JSON value and the same value with the keys of every object in reverse order. */
@@ -43,6 +44,36 @@ describe('compareRecords', () => {
     const c = compareRecords(group, record('id', { a: [1, { b: 2 }] }), record('uid', { a: [1, { b: 3 }] }));
     expect(c.differences.map((d) => [d.path, d.v1, d.v2])).toEqual([['$.description.a[1].b', 2, 3]]);
     expect(compareRecords(group, record('id', []), record('uid', {})).differences.map((d) => d.path)).toEqual(['$.description']);
+  });
+
+  it('calls int maps equal once normalised exactly when their members other than zeros are the same', () => {
+    const intMap = fc.dictionary(fc.constantFrom('clusters', 'idps', 'repositories', 'x'), fc.constantFrom(0, 1, 2, null));
+    const nonZero = (m: Record<string, unknown>) => JSON.stringify(Object.entries(m).filter(([, n]) => n !== 0).sort());
+    fc.assert(
+      fc.property(intMap, intMap, (a, b) => {
+        const c = compareRecords(group, { id: 'u', resourceLimits: a }, { uid: 'u', resourceLimits: b });
+        expect(c.differences.length === 0).toBe(nonZero(a) === nonZero(b));
+        expect(c.normalised.length).toBe(nonZero(a) === nonZero(b) && JSON.stringify(a) !== JSON.stringify(b) ? 1 : 0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('calls times equal once normalised exactly when they are the same instant to the millisecond', () => {
+    // Both versions' forms and others: fraction digits from none to nine, an offset, text that is no time.
+    const time = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom('Z', '+01:00', 'z'), fc.stringMatching(/^\d{9}$/)).map(
+      ([second, digits, zone, fraction]) => `2025-01-01T00:00:0${second}${digits ? `.${fraction.slice(0, digits)}` : ''}${zone}`,
+    );
+    fc.assert(
+      fc.property(time, time, (a, b) => {
+        const c = compareRecords(repo, { id: 'u', createTime: a }, { uid: 'u', createTime: b });
+        const same = a === b || (comparableTimestamp(a) !== undefined && comparableTimestamp(a) === comparableTimestamp(b));
+        expect(c.differences.length === 0).toBe(same);
+      }),
+      { numRuns: 1000 },
+    );
+    const c = compareRecords(repo, { id: 'u', createTime: '2025-01-01T00:00:00.123456Z' }, { uid: 'u', createTime: '2025-01-01T00:00:00.124Z' });
+    expect(c.differences.map((d) => [d.path, d.v1, d.v2])).toEqual([['$.createTime', '2025-01-01T00:00:00.123Z', '2025-01-01T00:00:00.124Z']]);
   });
 
   it('names the keys the contract does not, on each side', () => {

@@ -84,7 +84,8 @@ class WholeBodyHandler implements Dispatcher.DispatchHandler {
     if (this.expired) return;
     const held = this.held!;
     this.next.onResponseStart?.(controller, held.statusCode, held.headers, held.statusMessage);
-    if (held.chunks.length > 0) this.next.onResponseData?.(controller, Buffer.concat(held.chunks));
+    // Chunk by chunk, as they came: the body is read whole downstream, so joining them here would copy every byte once more.
+    for (const chunk of held.chunks) this.next.onResponseData?.(controller, chunk);
     this.next.onResponseEnd?.(controller, trailers);
   }
 

@@ -9,7 +9,8 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { describeDouble, idPlacement, placeOf, wholeUrl, type DoubleDecision } from '../src/codemod/double-plan.js';
+import { describeDouble, idPlacement, wholeUrl, type DoubleDecision } from '../src/codemod/double-plan.js';
+import { placeOf } from '../src/codemod/places.js';
 import type { Reply } from '../src/codemod/double-replies.js';
 import type { BodyEdit } from '../src/codemod/reply-bodies.js';
 import { FIRST_PAGE } from '../src/codemod/paging.js';

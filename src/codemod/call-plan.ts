@@ -6,6 +6,7 @@
  */
 import { ts } from 'ts-morph';
 import { hasV1Path, pluralWords, readOneQuery, rewriteV1Paths, type Operation } from '../contract/index.js';
+import { placeOf } from './places.js';
 import { HOLE, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 
@@ -296,9 +297,10 @@ export class CallPlan {
   }
 }
 
+/** Another call, for a note on this one: by where it stands, not its line, which the note itself moves. */
 function describe(call: V1Call): string {
-  const { line } = call.call.getSourceFile().getLineAndCharacterOfPosition(call.call.getStart());
-  return `a ${call.resource.singular} ${call.operation} (line ${line + 1})`;
+  const article = /^[aeiou]/.test(call.resource.singular) ? 'an' : 'a';
+  return `${article} ${call.resource.singular} ${call.operation} (${placeOf(call.call, call.call.getSourceFile())})`;
 }
 
 /** A literal's source text, quotes and template delimiters included. */

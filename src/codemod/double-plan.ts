@@ -6,7 +6,6 @@
  * certainty keeps its calls on v1 with it, each noted naming the other; doubles that share test
  * data, and the calls they serve, migrate together or not at all.
  */
-import { dirname, relative } from 'node:path';
 import { ts } from 'ts-morph';
 import { hasV1Path, RESOURCES, collectionBase, type ResourceContract } from '../contract/index.js';
 import type { CallPlan } from './call-plan.js';
@@ -15,9 +14,10 @@ import { isRecording, jsonLoadOf, jsonLoadsIn, parseData, recordedRoutes, type D
 import type { Reply } from './double-replies.js';
 import { importsOf, stemIndex } from './imports.js';
 import { walkBody, type BodyRole, type BodyWalk } from './reply-bodies.js';
+import { placeOf } from './places.js';
 import { isProjectSource } from './resource-types.js';
 import { functionOf, HOLE, unwrap, type StaticText } from './static-text.js';
-import { findDoubles, isTestCall, regexText, testBlockOf, testBlocksIn, type Double, type Expectation, type Mock, type Route } from './test-doubles.js';
+import { findDoubles, regexText, testBlockOf, testBlocksIn, type Double, type Expectation, type Mock, type Route } from './test-doubles.js';
 import { classify, type V1Call, type V1Operation } from './v1-calls.js';
 import type { Wrappers } from './wrappers.js';
 
@@ -53,31 +53,6 @@ export interface DoubleContext {
 
 const EXACT_MATCHERS = /^(toBe|toEqual|toStrictEqual|toHaveBeenCalledWith|toHaveBeenLastCalledWith|toHaveBeenNthCalledWith|toBeCalledWith)$/;
 const TEST_RUNNERS = /from\s+['"](vitest|@jest\/globals)['"]|\bdescribe\s*\(/;
-
-/**
- * Where a node stands, for notes: the test or function it is in, and its file when that is another
- * (`in test "reads a group", client.test.ts`). Never a line: notes move lines, and a second run
- * must write the same note.
- */
-export function placeOf(node: ts.Node, from: ts.SourceFile): string {
-  const sf = node.getSourceFile();
-  const file = sf === from ? '' : relative(dirname(from.fileName), sf.fileName) || sf.fileName.split('/').pop()!;
-  const within = enclosingName(node);
-  return [within, file].filter(Boolean).join(', ') || 'at the top of its file';
-}
-
-/** `test "title"` of an it/test callback, or `name()` of the function a node stands in. */
-function enclosingName(node: ts.Node): string | undefined {
-  for (let n = node.parent; n; n = n.parent) {
-    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isCallExpression(n.parent) && isTestCall(n.parent)) {
-      const title = n.parent.arguments[0];
-      return title && ts.isStringLiteralLike(title) ? `in test "${title.text}"` : 'in a test';
-    }
-    if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name) return `in ${n.name.getText()}()`;
-    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isVariableDeclaration(n.parent)) return `in ${n.parent.name.getText()}()`;
-  }
-  return undefined;
-}
 
 export function describeDouble(d: AnyDouble): string {
   switch (d.kind) {

@@ -1,0 +1,29 @@
+/** Where a node stands, told in words a note can carry from run to run. */
+import { dirname, relative } from 'node:path';
+import { ts } from 'ts-morph';
+import { isTestCall } from './test-doubles.js';
+
+/**
+ * Where a node stands, for notes: the test or function it is in, and its file when that is another
+ * (`in test "reads a group", client.test.ts`). Never a line: notes move lines, and a second run
+ * must write the same note.
+ */
+export function placeOf(node: ts.Node, from: ts.SourceFile): string {
+  const sf = node.getSourceFile();
+  const file = sf === from ? '' : relative(dirname(from.fileName), sf.fileName) || sf.fileName.split('/').pop()!;
+  const within = enclosingName(node);
+  return [within, file].filter(Boolean).join(', ') || 'at the top of its file';
+}
+
+/** `test "title"` of an it/test callback, or `name()` of the function a node stands in. */
+function enclosingName(node: ts.Node): string | undefined {
+  for (let n = node.parent; n; n = n.parent) {
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isCallExpression(n.parent) && isTestCall(n.parent)) {
+      const title = n.parent.arguments[0];
+      return title && ts.isStringLiteralLike(title) ? `in test "${title.text}"` : 'in a test';
+    }
+    if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name) return `in ${n.name.getText()}()`;
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isVariableDeclaration(n.parent)) return `in ${n.parent.name.getText()}()`;
+  }
+  return undefined;
+}

@@ -1,6 +1,7 @@
 /**
  * A v1 delete answered `{}`; a v2 delete answers an empty body. Where the answer of a migrated
- * delete is parsed as JSON (`res.json()` after the call, or a wrapper that parses every answer),
+ * delete is parsed as JSON (`res.json()` after the call or in its `.then`, of the call or of a
+ * wrapper that hands the response back, or a wrapper that parses every answer),
  * the parse reads an empty body as `{}`, as v1's was; where a wrapper already reads an empty body
  * as no value, or axios as `''`, the answer the program reads keeps `{}`.
  */
@@ -23,10 +24,28 @@ function parsesOfDeletes(ctx: TransformContext): Set<ts.CallExpression> {
   }
   for (const node of nodesOf(ctx.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
     if (!ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'json' || node.arguments.length > 0) continue;
-    const shape = ctx.shapeOf(node.expression.expression);
-    if (shape && (shape.kind === 'response' || shape.kind === 'stream') && !shape.call.via && (shape.call.client === 'fetch' || shape.call.client === 'undici') && answersEmpty(shape.call)) parses.add(node);
+    const receiver = node.expression.expression;
+    const shape = ctx.shapeOf(ts.isIdentifier(receiver) ? (thenReceiverOf(receiver) ?? receiver) : receiver);
+    if (shape && (shape.kind === 'response' || shape.kind === 'stream') && (!shape.call.via || shape.call.via.returns === 'response') && (shape.call.client === 'fetch' || shape.call.client === 'undici') && answersEmpty(shape.call)) parses.add(node);
   }
   return parses;
+}
+
+/** `fetch(...).then((res) => res.json())`: for `res`, the promise whose callback it is the parameter of. */
+function thenReceiverOf(name: ts.Identifier): ts.Expression | undefined {
+  for (let n: ts.Node = name.parent; n; n = n.parent) {
+    if (!ts.isArrowFunction(n) && !ts.isFunctionExpression(n)) continue;
+    const parameter = n.parameters[0];
+    const then = n.parent;
+    const declares = parameter && ts.isIdentifier(parameter.name) && parameter.name.text === name.text;
+    if (!declares) {
+      if (n.parameters.some((p) => !ts.isIdentifier(p.name) || p.name.text === name.text)) return undefined;
+      continue;
+    }
+    const isThen = ts.isCallExpression(then) && then.arguments[0] === n && ts.isPropertyAccessExpression(then.expression) && then.expression.name.text === 'then';
+    return isThen ? (then.expression as ts.PropertyAccessExpression).expression : undefined;
+  }
+  return undefined;
 }
 
 /**

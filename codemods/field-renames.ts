@@ -32,9 +32,7 @@ function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.
   // Asked last: the checker's answer costs more than the shapes, and most calls pass no resource.
-  const declaration = ctx.analysis.text.declarationOf(ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression);
-  const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
-  if (fn && ts.isFunctionLike(fn) && ctx.analysis.files.has(fn.getSourceFile())) return;
+  if (ctx.analysis.followsInto(call)) return;
   ctx.todo(call, `${passed.resource.singular} resources pass into ${callee}() here: the fields read there (id, createdAt, ...) are not migrated; check them by hand`);
 }
 

@@ -10,7 +10,7 @@ import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -79,6 +79,7 @@ export class Analysis {
     this.keepMeetingCallsTogether();
     this.keepDestructuredReads();
     this.keepUntestableReads();
+    this.keepFieldNamesGivenAsText();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
     // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
@@ -210,6 +211,40 @@ export class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * Records handed to a function the run does not see with a field's name as text beside them
+   * (`_.keyBy(groups, 'id')`, `_.get(binding, 'group.id')`, `JSON.stringify(g, ['id', 'name'])`):
+   * the function reads the field by its v1 name, and text is not rewritten on a guess, so the call
+   * that gives the records stays on v1. A function of the analysed files is followed instead.
+   */
+  private keepFieldNamesGivenAsText(): void {
+    for (const file of this.files.values()) {
+      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        const texts = node.arguments.flatMap(textsOf).filter((t) => t.split('.').some((part) => this.renamedFields.has(part)));
+        if (texts.length === 0 || this.isV1Call(node) || /^console\./.test(node.expression.getText(file.sf))) continue;
+        for (const argument of node.arguments) {
+          const shape = ts.isExpression(argument) ? file.flow.shapeOf(argument) : undefined;
+          if (!shape?.call || (shape.kind !== 'resource' && shape.kind !== 'array') || !this.plan.migrates(shape.call)) continue;
+          const renames = clientFieldRenames(shape.resource);
+          const named = texts.find((t) => t.split('.').some((part) => renames.has(part)));
+          if (!named || this.followsInto(node)) continue;
+          const part = named.split('.').find((p) => renames.has(p))!;
+          const callee = node.expression.getText(file.sf);
+          this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} hands its records to ${callee}() with the field name '${named}' as text: v2 names ${part} ${renames.get(part)}, and migrate-v2 does not rewrite names given as text; migrate them by hand`);
+        }
+      }
+    }
+  }
+
+  private readonly renamedFields = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
+
+  /** Whether a call goes to a function of the analysed files, whose reads the flow follows through its parameters. */
+  followsInto(call: ts.CallExpression): boolean {
+    const declaration = this.text.declarationOf(ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression);
+    const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
+    return Boolean(fn && ts.isFunctionLike(fn) && this.files.has(fn.getSourceFile()));
   }
 
   /** `const { items } = await res.json()` after a read by list: v2 Get answers no list to take apart. */
@@ -408,6 +443,14 @@ export class Analysis {
 }
 
 /** `{ items: Group[] }` written inline (not a named type): the element type of its one member. */
+/** The texts an argument gives as it is written: a string, or an array of strings. */
+function textsOf(argument: ts.Expression): string[] {
+  const n = unwrap(argument);
+  if (ts.isStringLiteralLike(n)) return [n.text];
+  if (ts.isArrayLiteralExpression(n)) return n.elements.flatMap((e) => (ts.isStringLiteralLike(e) ? [e.text] : []));
+  return [];
+}
+
 function inlineListElement(container: Container): ts.TypeNode | undefined {
   return ts.isTypeLiteralNode(container) && !ts.isTypeAliasDeclaration(container.parent) ? soleListElement(container.members) : undefined;
 }

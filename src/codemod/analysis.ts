@@ -9,6 +9,7 @@ import { DataFlow, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
+import { lostAnswer } from './lost-answers.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
@@ -80,6 +81,7 @@ export class Analysis {
     this.keepDestructuredReads();
     this.keepUntestableReads();
     this.keepFieldNamesGivenAsText();
+    this.keepAnswersTheFlowLoses();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
     // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
@@ -234,6 +236,18 @@ export class Analysis {
           const callee = node.expression.getText(file.sf);
           this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} hands its records to ${callee}() with the field name '${named}' as text: v2 names ${part} ${renames.get(part)}, and migrate-v2 does not rewrite names given as text; migrate them by hand`);
         }
+      }
+    }
+  }
+
+  /** A call whose answer goes where the flow does not follow it, and is read there (lost-answers.ts), stays on v1. */
+  private keepAnswersTheFlowLoses(): void {
+    for (const file of this.files.values()) {
+      for (const call of file.calls) {
+        const lost = this.plan.migrates(call) ? lostAnswer(call.call, file.flow) : undefined;
+        // A delete's parsed answer is {} on both versions (deletes.ts reads v2's empty body so): nothing is lost with it.
+        if (!lost || (call.operation === 'delete' && lost.parsed)) continue;
+        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: its answer ${lost.why}, and migrate-v2 does not follow it there (its fields, envelope and pages); migrate it by hand`);
       }
     }
   }

@@ -527,7 +527,17 @@ export class DataFlow {
       }
     }
     for (const node of nodesOf(this.sf).all) {
-      if (ts.isVariableDeclaration(node) && node.initializer) bindPattern(node.name, this.shapeOf(node.initializer));
+      if (ts.isVariableDeclaration(node) && node.initializer) {
+        // `const [groupsRes, reposRes] = await Promise.all([fetch(a), fetch(b)])`: each name holds its own call's value.
+        const pattern = node.name;
+        const tuple = ts.isArrayBindingPattern(pattern) ? awaitedTuple(node.initializer) : undefined;
+        if (tuple && ts.isArrayBindingPattern(pattern)) {
+          pattern.elements.forEach((item, i) => {
+            const value = tuple[i];
+            if (ts.isBindingElement(item) && !item.dotDotDotToken && value && !ts.isSpreadElement(value)) bindPattern(item.name, this.shapeOf(value));
+          });
+        } else bindPattern(node.name, this.shapeOf(node.initializer));
+      }
       if (ts.isPropertyDeclaration(node) && node.initializer && ts.isIdentifier(node.name)) {
         const shape = this.shapeOf(node.initializer);
         if (shape) this.members.add(node.name.text);
@@ -678,4 +688,11 @@ function enclosingFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefine
     if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isGetAccessorDeclaration(n)) return n;
   }
   return undefined;
+}
+
+/** The values of `await Promise.all([a, b])` (or of `[a, b]`), one per place, when they are written out as a list. */
+export function awaitedTuple(initializer: ts.Expression): readonly ts.Expression[] | undefined {
+  let n = unwrap(initializer);
+  if (ts.isCallExpression(n) && n.expression.getText() === 'Promise.all' && n.arguments[0]) n = unwrap(n.arguments[0]);
+  return ts.isArrayLiteralExpression(n) ? n.elements : undefined;
 }

@@ -114,17 +114,20 @@ export const TODO_MARK = 'migrate-v2-todo:';
 
 /**
  * An edit that puts `// migrate-v2-todo: why` on its own line above the line holding `position`,
- * with that line's indentation; none when the line above already says the same.
+ * with that line's indentation; none when one of the notes right above it already says the same
+ * (a line may hold several calls, each with its note).
  */
 export function todoEdit(source: SourceText, position: number, why: string): TextEdit | undefined {
   const text = source.text;
   const lineStart = text.lastIndexOf('\n', position - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
   const comment = `// ${TODO_MARK} ${why}`;
-  const previousEnd = lineStart - 1;
-  if (previousEnd > 0) {
-    const previousStart = text.lastIndexOf('\n', previousEnd - 1) + 1;
-    if (text.slice(previousStart, previousEnd).replace(/\r$/, '').trim() === comment) return undefined;
+  for (let end = lineStart - 1; end > 0; ) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const above = text.slice(start, end).replace(/\r$/, '').trim();
+    if (above === comment) return undefined;
+    if (!above.startsWith(`// ${TODO_MARK}`)) break;
+    end = start - 1;
   }
   return { start: lineStart, end: lineStart, text: `${indent}${comment}${source.eol}` };
 }

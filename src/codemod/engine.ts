@@ -19,7 +19,7 @@ import type { CodemodConfig } from './config.js';
 import { lineChanges, type LineChange } from './line-changes.js';
 import { BARE_OPTIONS, hostWithTexts, importResolver, parseAlike, parseErrors, parsesAlike, readTsconfig, type DeclarationTrees, type ImportResolver, type ParseOptions, type ProgramConfig, ParsedAhead } from './program.js';
 import { addTypeChecks, introducedErrors, type TypeCheckSummary } from './self-check.js';
-import { applySorted, Lines, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
+import { applySorted, Lines, pendingReview, readSourceText, restore, Shift, sortedEdits, TODO_MARK } from './source-text.js';
 import { TransformContext, type Transform } from './transform.js';
 import { analysedTogether, importsOf, stemIndex, type ImportReader } from './imports.js';
 import { TypedScope } from './typed-scope.js';
@@ -55,25 +55,6 @@ export interface CodemodRun {
 }
 
 export { syntaxErrors } from './program.js';
-
-/**
- * Every manual-review note in a file's text, new or left by an earlier run: the line is the one
- * the note stands above. A note stays pending until somebody resolves it and deletes it.
- */
-export function pendingReview(text: string, fresh: readonly ReviewItem[] = []): ReviewItem[] {
-  const items: ReviewItem[] = [];
-  const lines = text.split('\n');
-  const known = new Map(fresh.map((f) => [`${f.line}\u0000${f.why}`, f.transform]));
-  lines.forEach((line, i) => {
-    const at = line.indexOf(`// ${TODO_MARK}`);
-    if (at < 0 || line.slice(0, at).trim() !== '') return;
-    const why = line.slice(at + TODO_MARK.length + 3).replace(/\r$/, '').trim();
-    let below = i + 1;
-    while (below < lines.length && lines[below]!.includes(`// ${TODO_MARK}`)) below += 1;
-    items.push({ line: below + 1, why, transform: known.get(`${below + 1}\u0000${why}`) ?? 'earlier run' });
-  });
-  return items;
-}
 
 interface FileResult extends Pick<FileOutcome, 'after' | 'review' | 'error' | 'changes'> {
   /** The migrated text's tree, parsed as the program parses the file: the program after the migration takes it as it is. */

@@ -12,6 +12,7 @@ import { ts } from 'ts-morph';
 import type { FileOutcome } from './engine.js';
 import type { ImportResolver } from './program.js';
 import { statementScopes } from './self-check-scope.js';
+import { applySorted, Lines, pendingReview, readSourceText, restore, sortedEdits, todoEdit } from './source-text.js';
 
 export interface TypeCheckSummary {
   files: number;
@@ -124,6 +125,44 @@ export interface SelfCheckInput {
   outcomeOf: (path: string) => FileOutcome | undefined;
 }
 
+/**
+ * Writes the errors the migration brought into the file as notes above their statements, as the
+ * transforms write theirs: listed only, they were gone from the next `--check`, which then passed a
+ * project that no longer compiled. The diff of such a file is worked out from its texts.
+ */
+function writeNotes(outcome: FileOutcome, found: readonly { at: number; why: string }[]): void {
+  const source = readSourceText(outcome.after);
+  const unique = [...new Map(found.map((f) => [`${f.at}\u0000${f.why}`, f])).values()];
+  const written = unique.flatMap((f) => {
+    const edit = todoEdit(source, f.at, f.why);
+    return edit ? [{ ...f, edit }] : [];
+  });
+  const text = applySorted(source.text, sortedEdits(written.map((w) => w.edit)));
+  const before = new Lines(source.text);
+  const insertedAbove = (line: number) => written.filter((w) => before.lineOf(w.edit.start) <= line).length;
+  // The items the file had move down by the notes written above them; a new one stands at its statement.
+  const fresh = [
+    ...outcome.review.map((r) => ({ ...r, line: r.line + insertedAbove(r.line) })),
+    ...written.map((w) => ({ line: before.lineOf(w.at) + insertedAbove(before.lineOf(w.at)), why: w.why, transform: 'self-check' })),
+  ];
+  outcome.after = restore(source, text);
+  outcome.review = pendingReview(text, fresh);
+  outcome.changed = outcome.after !== outcome.before;
+  delete outcome.changes;
+}
+
+/** Where the statement holding `position` starts: a note goes above a whole statement, never inside one (a template's lines). */
+function statementStart(sf: ts.SourceFile, position: number): number {
+  let at = position;
+  const visit = (node: ts.Node): void => {
+    if (position < node.getStart(sf) || position >= node.end) return;
+    if (ts.isSourceFile(node.parent) || ts.isBlock(node.parent) || ts.isModuleBlock(node.parent) || ts.isCaseOrDefaultClause(node.parent)) at = node.getStart(sf);
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sf, visit);
+  return at;
+}
+
 export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
   const { outcomes, outcomeOf } = input;
   const changed = new Set([...outcomes].filter(([, o]) => o.changed).map(([p]) => p));
@@ -144,6 +183,7 @@ export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
   const before = erring.length === 0 ? [] : errorsOf(ts.createProgram({ rootNames: input.rootNames, options: input.options, host: input.beforeHost, oldProgram: after }), erring);
   const seen = new Map<string, number>();
   for (const d of before) seen.set(keyOf(d), (seen.get(keyOf(d)) ?? 0) + 1);
+  const notes = new Map<FileOutcome, { at: number; why: string }[]>();
   for (const d of afterErrors) {
     const key = keyOf(d);
     const left = seen.get(key) ?? 0;
@@ -153,8 +193,9 @@ export function introducedErrors(input: SelfCheckInput): TypeCheckSummary {
     }
     const outcome = d.file && outcomeOf(resolve(d.file.fileName));
     if (!outcome || d.start === undefined) continue;
-    const line = d.file!.getLineAndCharacterOfPosition(d.start).line + 1;
-    outcome.review.push({ line, why: `type error after migration: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (TS${d.code})`, transform: 'self-check' });
+    const why = `type error after migration: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (TS${d.code})`;
+    notes.set(outcome, [...(notes.get(outcome) ?? []), { at: statementStart(d.file!, d.start), why }]);
   }
+  for (const [outcome, found] of notes) writeNotes(outcome, found);
   return { files: checked.length, before: before.length, after: afterErrors.length, notInstalled: packagesNotFound(after, checked) };
 }

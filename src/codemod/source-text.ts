@@ -2,6 +2,8 @@
  * A file's text as the codemod edits it: edits are collected as ranges and applied in one pass,
  * so every byte outside them (BOM, line endings, quotes, indentation) stays as it was.
  */
+import type { ReviewItem } from './engine.js';
+
 export interface TextEdit {
   start: number;
   end: number;
@@ -130,4 +132,23 @@ export function todoEdit(source: SourceText, position: number, why: string): Tex
     end = start - 1;
   }
   return { start: lineStart, end: lineStart, text: `${indent}${comment}${source.eol}` };
+}
+
+/**
+ * Every manual-review note in a file's text, new or left by an earlier run: the line is the one
+ * the note stands above. A note stays pending until somebody resolves it and deletes it.
+ */
+export function pendingReview(text: string, fresh: readonly ReviewItem[] = []): ReviewItem[] {
+  const items: ReviewItem[] = [];
+  const lines = text.split('\n');
+  const known = new Map(fresh.map((f) => [`${f.line}\u0000${f.why}`, f.transform]));
+  lines.forEach((line, i) => {
+    const at = line.indexOf(`// ${TODO_MARK}`);
+    if (at < 0 || line.slice(0, at).trim() !== '') return;
+    const why = line.slice(at + TODO_MARK.length + 3).replace(/\r$/, '').trim();
+    let below = i + 1;
+    while (below < lines.length && lines[below]!.includes(`// ${TODO_MARK}`)) below += 1;
+    items.push({ line: below + 1, why, transform: known.get(`${below + 1}\u0000${why}`) ?? 'earlier run' });
+  });
+  return items;
 }

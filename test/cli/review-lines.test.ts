@@ -49,7 +49,7 @@ it('names the lines of the file as it was in a dry run, and of the written file 
   expect(linesOf(again.stderr)).toEqual([5, 10]);
 });
 
-it('puts an error in what the migration adds at the end of a file on its last line, never past it', async () => {
+it('writes an error in what the migration adds at the end of a file above its statement, inside the file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mv2-review-lines-end-'));
   // No DOM lib: the page helper the migration appends names Response, which this program does not know.
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, lib: ['es2022'], types: [], noEmit: true }, include: ['*.ts'] }));
@@ -64,8 +64,13 @@ it('puts an error in what the migration adds at the end of a file on its last li
     '',
   ].join('\n');
   writeFileSync(join(dir, 'a.ts'), source);
-  const r = await runCli(['.', '--format', 'github'], { cwd: dir });
+  const r = await runCli(['.', '--write', '--format', 'github'], { cwd: dir });
   const lines = [...r.stdout.matchAll(/^::warning file=a\.ts,line=(\d+),title=migrate-v2 self-check::/gm)].map((m) => Number(m[1]));
   expect(lines.length, r.stdout).toBeGreaterThan(0);
-  for (const line of lines) expect(line).toBeLessThanOrEqual(7);
+  // Each error's note is written above its statement, inside the file.
+  const written = readFileSync(join(dir, 'a.ts'), 'utf8').split('\n');
+  for (const line of lines) {
+    expect(line).toBeLessThanOrEqual(written.length);
+    expect(written[line - 2]).toMatch(/^\s*\/\/ migrate-v2-todo: type error after migration: /);
+  }
 });

@@ -8,6 +8,7 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, fieldsGoneInV2, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
+import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
 
 function renameMembers(ctx: TransformContext, container: Container, resource: ResourceContract): void {
@@ -20,7 +21,7 @@ function renameMembers(ctx: TransformContext, container: Container, resource: Re
 }
 
 /** Calls that read a resource's fields no further, or hand it on where the data flow follows it (a Map, a copy). */
-const HARMLESS_CALLEES = /^(console\.\w+|JSON\.stringify|String|Number|Boolean|structuredClone|Object\.(keys|values|entries|fromEntries|assign|freeze)|Array\.(from|isArray)|Promise\.\w+|(?:[\w$]+\.)+(push|unshift|includes|indexOf|join|concat|set|add|has|get))$/;
+const HARMLESS_CALLEES = /^(console\.\w+|JSON\.stringify|String|Number|Boolean|structuredClone|Object\.(keys|values|entries|fromEntries|assign|freeze|hasOwn)|Object\.prototype\.hasOwnProperty\.call|Array\.(from|isArray)|Promise\.\w+|(?:[\w$]+\.)+(push|unshift|includes|indexOf|join|concat|set|add|has|get|hasOwnProperty))$/;
 /** A test's `expect(value)` and its matchers compare values whole; they read no field by name. */
 const EXPECTATION = /^expect(\(.*\))?(\.(not|resolves|rejects))*(\.to\w+)?$/s;
 
@@ -118,6 +119,16 @@ function renameLiteralKeys(ctx: TransformContext, object: ts.ObjectLiteralExpres
   }
 }
 
+/** `'createdAt' in g`, `Object.hasOwn(g, 'id')`: a field tested by its name, written in place (named-keys.ts). */
+function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.BinaryExpression): void {
+  const named = namedKeyOf(node);
+  const literal = named && literalKey(named);
+  if (!literal || !RENAMED.has(literal.text) || ctx.isClaimed(literal)) return;
+  const shape = ctx.shapeOf(named!.record);
+  const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(literal.text) : undefined;
+  if (to) ctx.replace(literal, quoteLike(ctx.textOf(literal), to));
+}
+
 const RENAMED = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
 
 export const fieldRenamesTransform: Transform = {
@@ -137,6 +148,7 @@ export const fieldRenamesTransform: Transform = {
     const shown: [ts.Node, string][] = [];
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
+      if (ts.isCallExpression(node) || ts.isBinaryExpression(node)) renameKeyTested(ctx, node);
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);
       if (ts.isObjectLiteralExpression(node)) renameLiteralKeys(ctx, node);
       // Ask for a shape only where a name could change: the checker is the cost.

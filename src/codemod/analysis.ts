@@ -10,6 +10,7 @@ import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { lostAnswer } from './lost-answers.js';
+import { literalKey, namedKeyOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
@@ -81,6 +82,7 @@ export class Analysis {
     this.keepDestructuredReads();
     this.keepUntestableReads();
     this.keepFieldNamesGivenAsText();
+    this.keepKeysNamedElsewhere();
     this.keepAnswersTheFlowLoses();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
@@ -225,7 +227,8 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
         const texts = node.arguments.flatMap(textsOf).filter((t) => t.split('.').some((part) => this.renamedFields.has(part)));
-        if (texts.length === 0 || this.isV1Call(node) || /^console\./.test(node.expression.getText(file.sf))) continue;
+        // `Object.hasOwn(g, 'id')` tests a field by name: the renames rewrite it, or keepKeysNamedElsewhere keeps its call.
+        if (texts.length === 0 || this.isV1Call(node) || /^console\./.test(node.expression.getText(file.sf)) || namedKeyOf(node)) continue;
         for (const argument of node.arguments) {
           const shape = ts.isExpression(argument) ? file.flow.shapeOf(argument) : undefined;
           if (!shape?.call || (shape.kind !== 'resource' && shape.kind !== 'array') || !this.plan.migrates(shape.call)) continue;
@@ -236,6 +239,23 @@ export class Analysis {
           const callee = node.expression.getText(file.sf);
           this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} hands its records to ${callee}() with the field name '${named}' as text: v2 names ${part} ${renames.get(part)}, and migrate-v2 does not rewrite names given as text; migrate them by hand`);
         }
+      }
+    }
+  }
+
+  /** `g[SORT_KEY]`, `KEY in g`: a record's renamed field named by text held apart from it (named-keys.ts), which no rename follows. */
+  private keepKeysNamedElsewhere(): void {
+    const kinds = [ts.SyntaxKind.ElementAccessExpression, ts.SyntaxKind.BinaryExpression, ts.SyntaxKind.CallExpression];
+    for (const file of this.files.values()) {
+      for (const node of kinds.flatMap((kind) => nodesOf(file.sf).of(kind))) {
+        const named = namedKeyOf(node);
+        const text = named && !literalKey(named) ? this.text.textOf(named.key) : undefined;
+        if (!text || !this.renamedFields.has(text)) continue;
+        const shape = file.flow.shapeOf(named!.record);
+        if (!shape?.call || shape.kind !== 'resource' || !this.plan.migrates(shape.call)) continue;
+        const to = clientFieldRenames(shape.resource).get(text);
+        const key = named!.key.getText(file.sf);
+        if (to) this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records' field ${text} is named by ${key}, held apart from the record, and v2 names it ${to}; migrate-v2 does not rewrite such names; migrate them by hand`);
       }
     }
   }

@@ -1,0 +1,33 @@
+/**
+ * A record's field named by text instead of read by name: `'createdAt' in g`, `Object.hasOwn(g, 'id')`,
+ * `g.hasOwnProperty('id')`, `g[SORT_KEY]`. Written as a literal right there, the name is the
+ * record's field and the field renames rewrite it; held elsewhere (a constant, a parameter), it may
+ * name other things too, and the call the record comes from stays on v1 (analysis.ts).
+ */
+import { ts } from 'ts-morph';
+import { unwrap } from './static-text.js';
+
+export interface NamedKey {
+  record: ts.Expression;
+  key: ts.Expression;
+}
+
+const HAS_OWN = /^(?:Object\.hasOwn|Object\.prototype\.hasOwnProperty\.call|\{\}\.hasOwnProperty\.call)$/;
+
+/** The record and the key text of a test or read of a field by name; element reads only with a key that is no literal (the renames read those). */
+export function namedKeyOf(node: ts.Node): NamedKey | undefined {
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.InKeyword) return { record: node.right, key: node.left as ts.Expression };
+  if (ts.isElementAccessExpression(node)) return ts.isStringLiteralLike(unwrap(node.argumentExpression)) ? undefined : { record: node.expression, key: node.argumentExpression };
+  if (!ts.isCallExpression(node)) return undefined;
+  const [first, second] = node.arguments;
+  const callee = node.expression;
+  if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'hasOwnProperty' && first && !second) return { record: callee.expression, key: first };
+  if (first && second && HAS_OWN.test(callee.getText().replace(/\s+/g, ''))) return { record: first, key: second };
+  return undefined;
+}
+
+/** The key when it is a string literal written in place: the one form the field renames rewrite. */
+export function literalKey(named: NamedKey): ts.StringLiteralLike | undefined {
+  const key = unwrap(named.key);
+  return ts.isStringLiteralLike(key) ? key : undefined;
+}

@@ -28,7 +28,8 @@ const EXPECTATION = /^expect(\(.*\))?(\.(not|resolves|rejects))*(\.to\w+)?$/s;
 /** API resources handed to a function the run does not see: the fields read there are not migrated. */
 function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
-  if (HARMLESS_CALLEES.test(callee) || EXPECTATION.test(callee) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call)) return;
+  // lodash's functions over a collection hand records only to callbacks the flow follows (collection-library.ts).
+  if (HARMLESS_CALLEES.test(callee) || EXPECTATION.test(callee) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)) return;
   const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape?.kind === 'resource' || shape?.kind === 'array');
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.

@@ -226,7 +226,9 @@ export class Analysis {
   private keepFieldNamesGivenAsText(): void {
     for (const file of this.files.values()) {
       for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
-        const texts = node.arguments.flatMap(textsOf).filter((t) => t.split('.').some((part) => this.renamedFields.has(part)));
+        // lodash's `_.find(groups, { id })` matches records by the keys of an object: names given as text too.
+        const keysToo = file.flow.collection(node) !== undefined;
+        const texts = node.arguments.flatMap((a) => textsOf(a, keysToo)).filter((t) => t.split('.').some((part) => this.renamedFields.has(part)));
         // `Object.hasOwn(g, 'id')` tests a field by name: the renames rewrite it, or keepKeysNamedElsewhere keeps its call.
         if (texts.length === 0 || this.isV1Call(node) || /^console\./.test(node.expression.getText(file.sf)) || namedKeyOf(node)) continue;
         for (const argument of node.arguments) {
@@ -478,9 +480,10 @@ export class Analysis {
 
 /** `{ items: Group[] }` written inline (not a named type): the element type of its one member. */
 /** The texts an argument gives as it is written: a string, or an array of strings. */
-function textsOf(argument: ts.Expression): string[] {
+function textsOf(argument: ts.Expression, keysToo = false): string[] {
   const n = unwrap(argument);
   if (ts.isStringLiteralLike(n)) return [n.text];
+  if (keysToo && ts.isObjectLiteralExpression(n)) return n.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : []));
   if (ts.isArrayLiteralExpression(n)) return n.elements.flatMap((e) => (ts.isStringLiteralLike(e) ? [e.text] : []));
   return [];
 }

@@ -15,6 +15,7 @@ import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 import { hasModifier } from './module-shape.js';
+import { collectionCall, type CollectionCall } from './collection-library.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
@@ -76,6 +77,8 @@ export class DataFlow {
   private feeds?: Map<ts.ParameterDeclaration, Feeds>;
   /** Parameters bound from what every use hands them, with the calls whose values meet there. */
   private readonly meetings = new Map<ts.ParameterDeclaration, { calls: V1Call[]; kind: Shape['kind'] }>();
+  /** Whether the file names lodash or underscore: only then are its calls asked whether they are the library's (collection-library.ts). */
+  private readonly library: boolean;
   /** What the checker said of a node's type: asked once per node, whatever is learned after (roles are what change). */
   private readonly checked = new Map<ts.Node, ts.Type>();
 
@@ -93,6 +96,7 @@ export class DataFlow {
     private readonly elsewhere: (fn: ts.Node) => Shape | undefined = () => undefined,
   ) {
     this.callsByNode = new Map(calls.map((c) => [c.call, c]));
+    this.library = /\b(?:lodash|underscore)\b/.test(sf.text);
     for (const [declaration, shape] of seeds) this.declared.set(declaration, shape);
     // Shapes flow forward through declarations and functions: a few passes reach a fixed point.
     for (let pass = 0; pass < 4; pass++) {
@@ -366,7 +370,32 @@ export class DataFlow {
     return undefined;
   }
 
+  /** What `list.map(callback)` gives: an array of what the callback returns, when that is records, arrays or pairs of them. */
+  private mapped(callback: ts.Node): Shape | undefined {
+    const each = this.returns.get(callback);
+    if (each?.kind === 'resource') return as(each, 'array');
+    if (each?.kind === 'array') return as(each, 'arrays');
+    if (each?.kind === 'pair') return as(each, 'entries');
+    return undefined;
+  }
+
+  /** A call of lodash's or underscore's over a collection, which the flow follows (collection-library.ts). */
+  collection(call: ts.CallExpression): CollectionCall | undefined {
+    return this.library ? collectionCall(call, this.text) : undefined;
+  }
+
+  /** `_.sortBy(groups, ...)`, `maxBy(identities, ...)`: what a library function over a collection gives, read as the array method it stands for. */
+  private collectionShape(c: CollectionCall): Shape | undefined {
+    if (c.gives === 'mapped') return c.callbacks[0] && this.mapped(c.callbacks[0]);
+    const over = this.shapeOf(c.collection);
+    if (c.gives === 'copy') return over;
+    if (over?.kind !== 'array') return undefined;
+    return c.gives === 'array' ? over : c.gives === 'element' ? { ...over, kind: 'resource' } : undefined;
+  }
+
   private callShape(n: ts.CallExpression): Shape | undefined {
+    const library = this.collection(n);
+    if (library) return this.collectionShape(library);
     const v1 = this.callsByNode.get(n);
     if (v1) {
       // axios resolves to a response with .data; got and ky with .json(); fetch and undici to a response.
@@ -387,10 +416,8 @@ export class DataFlow {
         return all?.kind === 'array' || all?.kind === 'arrays' ? all : undefined;
       }
       if (method === 'map' && n.arguments[0] && (ts.isArrowFunction(n.arguments[0]) || ts.isFunctionExpression(n.arguments[0]))) {
-        const each = this.returns.get(n.arguments[0]);
-        if (each?.kind === 'resource') return as(each, 'array');
-        if (each?.kind === 'array') return as(each, 'arrays');
-        if (each?.kind === 'pair') return as(each, 'entries');
+        const mapped = this.mapped(n.arguments[0]);
+        if (mapped) return mapped;
       }
       // `tagLists.flat()`, `repos.flatMap((r) => r.tags)`: one array of every record.
       if (method === 'flat' && target?.kind === 'arrays') return as(target, 'array');
@@ -570,6 +597,9 @@ export class DataFlow {
           for (const [p, shape] of callbackParameters(method, over, callback, node.arguments[1] && this.shapeOf(node.arguments[1]))) bindPattern(p.name, shape);
         }
       }
+      const library = ts.isCallExpression(node) ? this.collection(node) : undefined;
+      const records = library && this.shapeOf(library.collection);
+      if (records && 'resource' in records) for (const callback of library!.callbacks) for (const [p, shape] of callbackParameters('map', records, callback, undefined)) bindPattern(p.name, shape);
       // list.push(record): the array gathers records of that kind.
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && GATHERING.has(node.expression.name.text) && ts.isIdentifier(node.expression.expression)) {
         const declaration = this.declarationOf(node.expression.expression);

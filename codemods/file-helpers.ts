@@ -157,13 +157,22 @@ export function listKeyHelper(typed: boolean, eol: string): string {
   ].join(eol);
 }
 
-/** `withPage(url, page)`: a URL whose query is known only at run time, with the page parameters added. */
+/**
+ * `withPage(url, page)`: a URL whose query is known only at run time, with the page parameters
+ * added; a URL object stays one, for a client that takes only URL objects (`getJson(url: URL)`).
+ */
 export function withPageHelper(typed: boolean, eol: string): string {
   return [
     '// migrate-v2: adds the page parameters to a URL whose query is known only at run time.',
-    `function ${WITH_PAGE_HELPER}(url${typed ? ': string | URL' : ''}, page${typed ? ': string' : ''})${typed ? ': string' : ''} {`,
+    `function ${WITH_PAGE_HELPER}${typed ? '<U extends string | URL>' : ''}(url${typed ? ': U' : ''}, page${typed ? ': string' : ''})${typed ? ': U' : ''} {`,
+    '  if (url instanceof URL) {',
+    '    const paged = new URL(url);',
+    // forEach, not for...of: a lib without dom.iterable gives URLSearchParams no iterator.
+    '    new URLSearchParams(page).forEach((value, key) => paged.searchParams.set(key, value));',
+    `    return paged${typed ? ' as U' : ''};`,
+    '  }',
     '  const text = String(url);',
-    "  return `${text}${text.includes('?') ? '&' : '?'}${page}`;",
+    `  return \`\${text}\${text.includes('?') ? '&' : '?'}\${page}\`${typed ? ' as U' : ''};`,
     '}',
   ].join(eol);
 }

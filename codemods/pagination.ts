@@ -27,6 +27,7 @@ function wrapped(node: ts.Expression): boolean {
 /** `fetch(url)` where `url` holds a `new URL(...)`. */
 function holdsUrlObject(ctx: TransformContext, url: ts.Expression): boolean {
   const n = unwrap(url);
+  if (isNewUrl(n)) return true;
   const d = ts.isIdentifier(n) ? ctx.analysis.text.declarationOf(n) : undefined;
   return Boolean(d && ts.isVariableDeclaration(d) && d.initializer && isNewUrl(d.initializer));
 }

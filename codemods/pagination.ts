@@ -10,7 +10,7 @@ import type { V1Call } from '../src/codemod/v1-calls.js';
 import { ENVELOPE, LIST_CONTRACT } from '../src/contract/index.js';
 import { addToObject, appendQuery, forEachNode } from './helpers.js';
 import { envelopeReads } from '../src/codemod/paging.js';
-import { unwrap } from '../src/codemod/static-text.js';
+import { HOLE, unwrap } from '../src/codemod/static-text.js';
 import { addHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
 import { isNewUrl } from '../src/codemod/analysis.js';
 import type { PageKind } from '../src/codemod/answers.js';
@@ -30,6 +30,15 @@ function holdsUrlObject(ctx: TransformContext, url: ts.Expression): boolean {
   if (isNewUrl(n)) return true;
   const d = ts.isIdentifier(n) ? ctx.analysis.text.declarationOf(n) : undefined;
   return Boolean(d && ts.isVariableDeclaration(d) && d.initializer && isNewUrl(d.initializer));
+}
+
+/**
+ * `${path}${q}` with `q` a parameter, or `q ? \`?${q}\` : ''`: whether the URL holds a `?` is known
+ * only at run time, and a `?` or `&` chosen now breaks one of the cases.
+ */
+function queryKnownAtRunTime(ctx: TransformContext, url: ts.Expression): boolean {
+  const known = ctx.analysis.text.of(unwrap(url));
+  return Boolean(known && (known.queryMaybe || (!known.text.includes('?') && known.text.endsWith(HOLE))));
 }
 
 /** A name for the page parameter that the wrapped call does not already use. */
@@ -61,7 +70,7 @@ export const pagination: Transform = {
       ctx.edit(paging.node.end, paging.node.end, `, '${call.resource.v2.endpoints.list!.envelopeKey}')`);
       // A query option replaces the URL's query (got, ky): the page parameters join the option instead.
       if (options && ts.isObjectLiteralExpression(options)) addToObject(ctx, options, `...Object.fromEntries(new URLSearchParams(${page}))`);
-      else if (holdsUrlObject(ctx, call.urlNode)) {
+      else if (holdsUrlObject(ctx, call.urlNode) || queryKnownAtRunTime(ctx, call.urlNode)) {
         // A URL object may get its query at run time (`url.searchParams.set(...)`): the helper adds the page to whatever it holds.
         ctx.edit(call.urlNode.getStart(ctx.sf), call.urlNode.getStart(ctx.sf), `${WITH_PAGE_HELPER}(`);
         ctx.edit(call.urlNode.end, call.urlNode.end, `, ${page})`);

@@ -28,6 +28,8 @@ export interface Evaluated {
   references: FollowedReference[];
   /** Uses of a base URL variable the config declares (`process.env.IAM_URL` holding `.../iam/v1`). */
   bases?: BaseUse[];
+  /** The query is there on one branch only (`q ? \`?${q}\` : ''`): whether the URL has a `?` is known only at run time. */
+  queryMaybe?: boolean;
 }
 
 /** A base URL variable declared in migrate-v2.config.json: its value ends with a v1 prefix the code cannot show. */
@@ -44,10 +46,10 @@ export interface BaseUse {
   base: DeclaredBase;
 }
 
-/** The bases of several parts, for an Evaluated put together from them. */
-function basesOf(...parts: Evaluated[]): { bases?: BaseUse[] } {
+/** What several parts carry into an Evaluated put together from them: their bases, and a query there on one branch only. */
+function carried(...parts: Evaluated[]): Pick<Evaluated, 'bases' | 'queryMaybe'> {
   const bases = parts.flatMap((p) => p.bases ?? []);
-  return bases.length > 0 ? { bases } : {};
+  return { ...(bases.length > 0 ? { bases } : {}), ...(parts.some((p) => p.queryMaybe) ? { queryMaybe: true } : {}) };
 }
 
 /** `IAM_URL`, `process.env.IAM_URL`, `process.env['IAM_URL']`: the name a use of a base variable reads. */
@@ -215,12 +217,12 @@ export class StaticText {
         out.literals.push(...inner.literals, span.literal);
         out.references.push(...inner.references);
       }
-      return { ...out, ...basesOf(...inners) };
+      return { ...out, ...carried(...inners) };
     }
     if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.PlusToken) {
       const left = part(n.left);
       const right = part(n.right);
-      return { text: left.text + right.text, literals: [...left.literals, ...right.literals], references: [...left.references, ...right.references], ...basesOf(left, right) };
+      return { text: left.text + right.text, literals: [...left.literals, ...right.literals], references: [...left.references, ...right.references], ...carried(left, right) };
     }
     if (ts.isIdentifier(n) && this.bindings.size > 0) {
       const declaration = this.declarationOf(n);
@@ -253,7 +255,7 @@ export class StaticText {
         text: base.text.replace(/\/$/, '') + (path.text.startsWith('/') ? path.text : `/${path.text}`),
         literals: [...base.literals, ...path.literals],
         references: [...base.references, ...path.references],
-        ...basesOf(base, path),
+        ...carried(base, path),
       };
     }
     if (ts.isCallExpression(n)) {
@@ -275,7 +277,8 @@ export class StaticText {
   private eitherUrl(a: Evaluated, b: Evaluated): Evaluated | undefined {
     const [short, long] = a.text.length <= b.text.length ? [a, b] : [b, a];
     if (long.text !== short.text && !long.text.startsWith(`${short.text}?`)) return undefined;
-    return { text: long.text, literals: [...a.literals, ...b.literals], references: [...a.references, ...b.references], ...basesOf(a, b) };
+    const either = long.text !== short.text ? { queryMaybe: true } : {};
+    return { text: long.text, literals: [...a.literals, ...b.literals], references: [...a.references, ...b.references], ...carried(a, b), ...either };
   }
 
   /**

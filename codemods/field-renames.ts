@@ -9,7 +9,9 @@ import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, fieldsGoneInV2, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
-import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
+import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
+import { bodyLiteral } from '../src/codemod/syntax.js';
+import type { V1Call } from '../src/codemod/v1-calls.js';
 
 function renameMembers(ctx: TransformContext, container: Container, resource: ResourceContract): void {
   const renames = clientFieldRenames(resource);
@@ -28,8 +30,8 @@ const EXPECTATION = /^expect(\(.*\))?(\.(not|resolves|rejects))*(\.to\w+)?$/s;
 /** API resources handed to a function the run does not see: the fields read there are not migrated. */
 function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
-  // lodash's functions over a collection hand records only to callbacks the flow follows (collection-library.ts).
-  if (HARMLESS_CALLEES.test(callee) || EXPECTATION.test(callee) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)) return;
+  // lodash's functions over a collection hand records to callbacks the flow follows, and most give back what it follows too (collection-library.ts).
+  if (HARMLESS_CALLEES.test(callee) || EXPECTATION.test(callee) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
   const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape?.kind === 'resource' || shape?.kind === 'array');
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.
@@ -130,6 +132,21 @@ function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.Bin
   if (to) ctx.replace(literal, quoteLike(ctx.textOf(literal), to));
 }
 
+/** `{ id: other.id, name }` sent as a migrated write's body, in place or through a const: its keys take v2's names (v2 refuses v1's as unknown fields). */
+function renameBodyKeys(ctx: TransformContext, call: V1Call): void {
+  const literal = call.body && bodyLiteral(call.body, (n) => ctx.analysis.text.declarationOf(n));
+  if (!literal || !ts.isObjectLiteralExpression(literal)) return;
+  const renames = clientFieldRenames(call.resource);
+  for (const p of literal.properties) {
+    const key = p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : undefined;
+    const to = key && renames.get(key);
+    if (to && p.name && !ctx.isClaimed(p.name)) {
+      renameObjectKey(ctx, p, to);
+      ctx.claim(p.name);
+    }
+  }
+}
+
 const RENAMED = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
 
 export const fieldRenamesTransform: Transform = {
@@ -146,6 +163,7 @@ export const fieldRenamesTransform: Transform = {
       const shape = ctx.shapeOf(list);
       if (shape?.kind === 'array') ctx.todo(push, `this pushes a row that is no ${shape.resource.singular} record into a list of ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) where the list is read, this row's are not; give it the v2 names or a list of its own`);
     }
+    for (const call of ctx.calls) if (call.operation === 'update' || call.operation === 'create') renameBodyKeys(ctx, call);
     const shown: [ts.Node, string][] = [];
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);

@@ -10,6 +10,8 @@ import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { lostAnswer } from './lost-answers.js';
+import { placeOf } from './places.js';
+import { writtenRecords } from './syntax.js';
 import { literalKey, namedKeyOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -96,7 +98,7 @@ export class Analysis {
     for (let round = 0; round < rounds; round++) {
       this.types.reset();
       this.gatherEvidence();
-      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.plan.planPaths()].some(Boolean);
+      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.keepWritesOfV1Records(), this.plan.planPaths()].some(Boolean);
       if (!kept) return;
     }
     this.plan.planPaths();
@@ -243,6 +245,26 @@ export class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * An update or create whose body holds a record of a call that stays on v1 (`JSON.stringify(a)`,
+   * `{ ...a, name }`) stays too: the body carries v1's names, which v2 refuses as unknown fields.
+   */
+  private keepWritesOfV1Records(): boolean {
+    let kept = false;
+    for (const file of this.files.values()) {
+      for (const call of file.calls) {
+        if (!call.body || (call.operation !== 'update' && call.operation !== 'create') || !this.plan.migrates(call)) continue;
+        const source = writtenRecords(call.body, (n) => this.text.declarationOf(n))
+          .map((e) => file.flow.shapeOf(e))
+          .find((shape) => shape?.kind === 'resource' && shape.call && !this.plan.migrates(shape.call));
+        if (!source || !('call' in source) || !source.call) continue;
+        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: its body is a record of the ${source.call.resource.singular} ${source.call.operation} (${placeOf(source.call.call, call.call.getSourceFile())}), which stays on v1, and carries v1's field names`);
+        kept = true;
+      }
+    }
+    return kept;
   }
 
   /** `g[SORT_KEY]`, `KEY in g`: a record's renamed field named by text held apart from it (named-keys.ts), which no rename follows. */

@@ -17,6 +17,8 @@ const GIVES_ARRAY = new Set(['sortBy', 'orderBy', 'filter', 'reject', 'uniqBy', 
 const GIVES_ELEMENT = new Set(['find', 'findLast', 'first', 'head', 'last', 'minBy', 'maxBy', 'sample', 'nth', 'detect', 'min', 'max']);
 /** Functions giving their argument's copy, whatever it holds. */
 const GIVES_COPY = new Set(['clone', 'cloneDeep']);
+/** Functions giving no records at all: a count, a sum, a flag, an index. */
+const GIVES_NO_RECORDS = new Set(['some', 'every', 'any', 'all', 'countBy', 'sumBy', 'meanBy', 'findIndex', 'findLastIndex']);
 /** Functions that hand each record to their callbacks, as their first parameter. */
 const EACH_RECORD = new Set([...GIVES_ARRAY, ...GIVES_ELEMENT, 'map', 'forEach', 'each', 'some', 'every', 'any', 'all', 'groupBy', 'keyBy', 'indexBy', 'countBy', 'partition', 'sumBy', 'meanBy', 'flatMap', 'findIndex', 'findLastIndex', 'collect', 'select']);
 
@@ -31,6 +33,8 @@ export interface CollectionCall {
   gives: CollectionGives;
   /** The callbacks that get each record as their first parameter (`sortBy`'s may come in an array). */
   callbacks: (ts.ArrowFunction | ts.FunctionExpression)[];
+  /** Whether the flow follows all it gives: records as an array or one, or none (`groupBy`'s object of arrays it does not). */
+  followed: boolean;
 }
 
 /** The library's name for a call's function, when the callee is one of lodash's or underscore's, as imported or required. */
@@ -94,5 +98,5 @@ export function collectionCall(call: ts.CallExpression, text: StaticText): Colle
   const gives: CollectionGives = GIVES_ARRAY.has(name) ? 'array' : GIVES_ELEMENT.has(name) ? 'element' : GIVES_COPY.has(name) ? 'copy' : name === 'map' || name === 'collect' ? 'mapped' : 'other';
   const isCallback = (e: ts.Expression): e is ts.ArrowFunction | ts.FunctionExpression => ts.isArrowFunction(e) || ts.isFunctionExpression(e);
   const callbacks = GIVES_COPY.has(name) ? [] : rest.flatMap((arg) => (isCallback(arg) ? [arg] : ts.isArrayLiteralExpression(arg) ? arg.elements.filter(isCallback) : []));
-  return { name, collection, gives, callbacks };
+  return { name, collection, gives, callbacks, followed: gives !== 'other' || GIVES_NO_RECORDS.has(name) };
 }

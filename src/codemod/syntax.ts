@@ -10,6 +10,22 @@ export function jsonPayload(body: ts.Expression): ts.Expression {
   return n;
 }
 
+/** The object literal a write's body is, written in place or in a const it names (`const minimal = { id, name }`). */
+export function bodyLiteral(body: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Expression {
+  const payload = jsonPayload(body);
+  const declared = ts.isIdentifier(payload) ? declarationOf(payload) : undefined;
+  return declared && ts.isVariableDeclaration(declared) && declared.initializer ? unwrap(declared.initializer) : payload;
+}
+
+/** The records a write's body holds whole: the payload itself, what it spreads or assigns from (`{ ...a, name }`, `Object.assign({}, a, ...)`). */
+export function writtenRecords(body: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Expression[] {
+  const payload = jsonPayload(body);
+  const literal = bodyLiteral(body, declarationOf);
+  if (ts.isObjectLiteralExpression(literal)) return [payload, ...literal.properties.flatMap((p) => (ts.isSpreadAssignment(p) ? [p.expression] : []))];
+  if (ts.isCallExpression(literal) && literal.expression.getText() === 'Object.assign') return [payload, ...literal.arguments.filter((a) => !ts.isObjectLiteralExpression(a) && !ts.isSpreadElement(a))];
+  return [payload];
+}
+
 /** The value an object literal gives a key (`{ key: value }`, or the name of `{ key }`). */
 export function propertyOf(object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
   for (const p of object.properties) {

@@ -82,9 +82,15 @@ export function pageHelper(kind: PageKind, name: string, typed: boolean, eol: st
     DOC,
     `async function ${name}${p.signature[t]} {`,
     `  const records${typed ? ': unknown[]' : ''} = [];`,
+    `  let firstUid${typed ? ': unknown' : ''};`,
     `  for (let page = '${FIRST}'; ; ) {`,
     ...p.fetchPage.map((l) => `    ${l}`),
     `    const body = ${p.body[t]};`,
+    // A client that drops the page parameters (a wrapper that sets the whole query) gets the first
+    // page again and again, each with a fresh token: a first record seen twice stops it, never a loop.
+    `    const uid = body[key]?.[0]?.uid;`,
+    "    if (uid !== undefined && uid === firstUid) throw new Error('v2 answered the first page again: the page parameters did not reach the server');",
+    '    if (firstUid === undefined) firstUid = uid;',
     // An empty list may leave its key out (proto3 JSON omits empty repeated fields).
     `    records.push(...(body[key] ?? []));`,
     `    if (!body.${ENVELOPE.nextPageToken}) {`,

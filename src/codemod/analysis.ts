@@ -14,7 +14,7 @@ import { placeOf } from './places.js';
 import { writtenRecords } from './syntax.js';
 import { literalKey, namedKeyOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, resourceOf, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -386,6 +386,7 @@ export class Analysis {
     };
     for (const file of this.files.values()) {
       for (const node of nodesOf(file.sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
+        if (NOT_HYDRATED.has(node.name.text) && this.keepReadsBeyondHydration(node, file.flow)) demoted = true;
         if (!this.goneFields.has(node.name.text)) continue;
         const field = node.name.text;
         const shape = file.flow.flowShape(node.expression);
@@ -401,6 +402,17 @@ export class Analysis {
       }
     }
     return demoted;
+  }
+
+  /** `binding.group.verified`: v2 hydrates a named record with a few fields only (the contract's hydratedFields); a read of another keeps the call on v1. */
+  private keepReadsBeyondHydration(node: ts.PropertyAccessExpression, flow: DataFlow): boolean {
+    const shape = flow.flowShape(node.expression);
+    if (shape?.kind !== 'resource' || !shape.hydrated || !shape.call || !this.plan.migrates(shape.call)) return false;
+    const v2 = clientFieldRenames(shape.resource).get(node.name.text) ?? node.name.text;
+    if (shape.hydrated.includes(v2)) return false;
+    const call = shape.call;
+    this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: the program reads ${node.name.text} of the ${shape.resource.singular} each ${call.resource.singular} names, and v2beta1 gives that ${shape.resource.singular} with ${shape.hydrated.join(', ')} only; read the ${shape.resource.singular} by its uid, then migrate`);
+    return true;
   }
 
   /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */
@@ -502,6 +514,15 @@ export class Analysis {
 
 /** `{ items: Group[] }` written inline (not a named type): the element type of its one member. */
 /** The texts an argument gives as it is written: a string, or an array of strings. */
+/** The v1 fields of records that others name (a binding's group, role), beyond what v2 hydrates them with: only these reads ask the flow. */
+const NOT_HYDRATED = new Set(
+  RESOURCES.flatMap((r) => r.fields.flatMap((f) => (f.reference?.v1Form === 'object' ? [f.reference] : []))).flatMap((ref) => {
+    const target = resourceOf(ref.target);
+    const renames = clientFieldRenames(target);
+    return target.fields.flatMap((f) => (f.v1 && !ref.hydratedFields.some((h) => h.name === (renames.get(f.v1!) ?? f.v1)) ? [f.v1] : []));
+  }),
+);
+
 function textsOf(argument: ts.Expression, keysToo = false): string[] {
   const n = unwrap(argument);
   if (ts.isStringLiteralLike(n)) return [n.text];

@@ -24,8 +24,11 @@ export type Shape =
   | { kind: 'array'; resource: ResourceContract; call?: V1Call }
   /** Arrays of records, one per something: `await Promise.all(repos.map((r) => listTags(r)))`. */
   | { kind: 'arrays'; resource: ResourceContract; call?: V1Call }
-  /** `weak`: known only from the value's `.id` in a URL; its own type, where the checker knows one, says more. */
-  | { kind: 'resource'; resource: ResourceContract; call?: V1Call; weak?: true }
+  /**
+   * `weak`: known only from the value's `.id` in a URL; its own type, where the checker knows one, says more.
+   * `hydrated`: a record another names (`binding.group`), which v2 gives with these fields only.
+   */
+  | { kind: 'resource'; resource: ResourceContract; call?: V1Call; weak?: true; hydrated?: readonly string[] }
   /** Records held by a key: a `Map` (`set`/`get`) or an object used as an index (`index[key] = record`). */
   | { kind: 'keyed'; resource: ResourceContract; call?: V1Call }
   /** `[key, record]`, and arrays of them (`Object.entries`, `items.map((r) => [r.id, r])`). */
@@ -365,7 +368,7 @@ export class DataFlow {
     if (target.kind === 'envelope' && name === target.resource.v1.endpoints.list!.envelopeKey) return { kind: 'array', resource: target.resource, ...(call ? { call } : {}) };
     if (target.kind === 'resource') {
       const field = target.resource.fields.find((f) => f.v1 === name && f.reference?.v1Form === 'object');
-      if (field) return { kind: 'resource', resource: resourceOf(field.reference!.target), ...(call ? { call } : {}) };
+      if (field) return { kind: 'resource', resource: resourceOf(field.reference!.target), ...(call ? { call } : {}), hydrated: field.reference!.hydratedFields.map((f) => f.name) };
     }
     return undefined;
   }

@@ -34,7 +34,11 @@ export function initialDecision(call: V1Call): Decision {
   if (!call.resource.v2.endpoints[V2_OPERATION[call.operation]]) {
     return { verdict: 'keep', why: `v2beta1 has no ${call.operation === 'get-by-list' ? 'get' : call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one` };
   }
-  if (call.operation === 'update' && !call.methodNode) return { verdict: 'note', why: `this ${call.resource.singular} update names its method at run time: v2 updates are PATCH with an updateMask; migrate it by hand` };
+  if (call.operation === 'update' && !call.methodNode) {
+    // A wrapper that fixes PUT for every caller (`putJson(path, body)`) is no method chosen at run time: say which it is.
+    const how = call.via?.method ? `goes through ${call.via.name}(), which sends every caller's request as ${call.via.method}` : 'names its method at run time';
+    return { verdict: 'note', why: `this ${call.resource.singular} update ${how}: v2 updates are PATCH with an updateMask; migrate it by hand` };
+  }
   // Through a list reader, the analysis decides (reader-gets.ts).
   if (call.operation === 'get-by-list' && !call.via?.records && !readOneLiteral(call) && !readOneOption(call)) {
     return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };

@@ -33,6 +33,32 @@ function holdsUrlObject(ctx: TransformContext, url: ts.Expression): boolean {
 }
 
 /**
+ * `client.get(Paths.groups, { 'uidp.children_of': id })` through a wrapper that builds the query
+ * from its argument itself (`?${new URLSearchParams(params)}`, `url.search = ...`): a page added to
+ * the path would meet a second `?`, or be dropped. The page joins the argument, or is one.
+ */
+function pageIntoWrapperQuery(ctx: TransformContext, call: V1Call, page: string): boolean {
+  const params = call.via?.queryParams;
+  if (params?.length !== 1) return false;
+  const entries = `Object.fromEntries(new URLSearchParams(${page}))`;
+  const args = call.call.arguments;
+  const arg = args[params[0]!];
+  if (!arg) {
+    // Only an argument that can come next: nothing to fill in before it.
+    if (params[0] !== args.length || args.length === 0) return false;
+    ctx.edit(args[args.length - 1]!.end, args[args.length - 1]!.end, `, ${entries}`);
+    return true;
+  }
+  const object = unwrap(arg);
+  if (ts.isObjectLiteralExpression(object)) addToObject(ctx, object, `...${entries}`);
+  else {
+    ctx.edit(arg.getStart(ctx.sf), arg.getStart(ctx.sf), '{ ...');
+    ctx.edit(arg.end, arg.end, `, ...${entries} }`);
+  }
+  return true;
+}
+
+/**
  * `${path}${q}` with `q` a parameter, or `q ? \`?${q}\` : ''`: whether the URL holds a `?` is known
  * only at run time, and a `?` or `&` chosen now breaks one of the cases.
  */
@@ -70,7 +96,9 @@ export const pagination: Transform = {
       ctx.edit(paging.node.end, paging.node.end, `, '${call.resource.v2.endpoints.list!.envelopeKey}')`);
       // A query option replaces the URL's query (got, ky): the page parameters join the option instead.
       if (options && ts.isObjectLiteralExpression(options)) addToObject(ctx, options, `...Object.fromEntries(new URLSearchParams(${page}))`);
-      else if (holdsUrlObject(ctx, call.urlNode) || queryKnownAtRunTime(ctx, call.urlNode)) {
+      else if (pageIntoWrapperQuery(ctx, call, page)) {
+        // The wrapper builds the query from its argument: the page went there.
+      } else if (holdsUrlObject(ctx, call.urlNode) || queryKnownAtRunTime(ctx, call.urlNode)) {
         // A URL object may get its query at run time (`url.searchParams.set(...)`): the helper adds the page to whatever it holds.
         ctx.edit(call.urlNode.getStart(ctx.sf), call.urlNode.getStart(ctx.sf), `${WITH_PAGE_HELPER}(`);
         ctx.edit(call.urlNode.end, call.urlNode.end, `, ${page})`);

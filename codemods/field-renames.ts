@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, fieldsGoneInV2, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, fieldsGoneInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral } from '../src/codemod/syntax.js';
@@ -122,8 +122,8 @@ function renameLiteralKeys(ctx: TransformContext, object: ts.ObjectLiteralExpres
   }
 }
 
-/** `'createdAt' in g`, `Object.hasOwn(g, 'id')`: a field tested by its name, written in place (named-keys.ts). */
-function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.BinaryExpression): void {
+/** `g['id']`, `'createdAt' in g`, `Object.hasOwn(g, 'id')`: a field read or tested by its name, written in place (named-keys.ts). */
+function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.BinaryExpression | ts.ElementAccessExpression): void {
   const named = namedKeyOf(node);
   const literal = named && literalKey(named);
   if (!literal || !RENAMED.has(literal.text) || ctx.isClaimed(literal)) return;
@@ -147,7 +147,7 @@ function renameBodyKeys(ctx: TransformContext, call: V1Call): void {
   }
 }
 
-const RENAMED = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
+const RENAMED = renamedFieldNames();
 
 export const fieldRenamesTransform: Transform = {
   name: 'field-renames',
@@ -167,7 +167,7 @@ export const fieldRenamesTransform: Transform = {
     const shown: [ts.Node, string][] = [];
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
-      if (ts.isCallExpression(node) || ts.isBinaryExpression(node)) renameKeyTested(ctx, node);
+      if (ts.isCallExpression(node) || ts.isBinaryExpression(node) || ts.isElementAccessExpression(node)) renameKeyTested(ctx, node);
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);
       if (ts.isObjectLiteralExpression(node)) renameLiteralKeys(ctx, node);
       // Ask for a shape only where a name could change: the checker is the cost.
@@ -181,10 +181,6 @@ export const fieldRenamesTransform: Transform = {
         const shape = ctx.shapeOf(node.expression);
         const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.name.text) : undefined;
         if (to) ctx.replace(node.name, to);
-      } else if (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression) && !ctx.isClaimed(node.argumentExpression)) {
-        const shape = ctx.shapeOf(node.expression);
-        const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.argumentExpression.text) : undefined;
-        if (to) ctx.replace(node.argumentExpression, quoteLike(ctx.textOf(node.argumentExpression), to));
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = destructuredShape(ctx, node);
         if (shape?.kind !== 'resource') return;

@@ -12,7 +12,7 @@
  * turns that 404 into the value the code now tests for "no record".
  */
 import type { TransformContext } from '../src/codemod/transform.js';
-import { ENVELOPE, GRPC_CODES, LIST_CONTRACT, LIST_PARAMS } from '../src/contract/index.js';
+import { ENVELOPE, GRPC_CODES, LIST_CONTRACT, LIST_PARAMS, uidField } from '../src/contract/index.js';
 
 import type { PageKind } from '../src/codemod/answers.js';
 import { FIRST_PAGE } from '../src/codemod/paging.js';
@@ -88,7 +88,7 @@ export function pageHelper(kind: PageKind, name: string, typed: boolean, eol: st
     `    const body = ${p.body[t]};`,
     // A client that drops the page parameters (a wrapper that sets the whole query) gets the first
     // page again and again, each with a fresh token: a first record seen twice stops it, never a loop.
-    `    const uid = body[key]?.[0]?.uid;`,
+    `    const uid = body[key]?.[0]?.${uidField.v2};`,
     "    if (uid !== undefined && uid === firstUid) throw new Error('v2 answered the first page again: the page parameters did not reach the server');",
     '    if (firstUid === undefined) firstUid = uid;',
     // An empty list may leave its key out (proto3 JSON omits empty repeated fields).

@@ -32,6 +32,11 @@ function holdsUrlObject(ctx: TransformContext, url: ts.Expression): boolean {
   return Boolean(d && ts.isVariableDeclaration(d) && d.initializer && isNewUrl(d.initializer));
 }
 
+/** The page parameters as an object, for a query given as one (got's `searchParams`, a wrapper's argument). */
+function pageEntries(page: string): string {
+  return `Object.fromEntries(new URLSearchParams(${page}))`;
+}
+
 /**
  * `client.get(Paths.groups, { 'uidp.children_of': id })` through a wrapper that builds the query
  * from its argument itself (`?${new URLSearchParams(params)}`, `url.search = ...`): a page added to
@@ -40,7 +45,7 @@ function holdsUrlObject(ctx: TransformContext, url: ts.Expression): boolean {
 function pageIntoWrapperQuery(ctx: TransformContext, call: V1Call, page: string): boolean {
   const params = call.via?.queryParams;
   if (params?.length !== 1) return false;
-  const entries = `Object.fromEntries(new URLSearchParams(${page}))`;
+  const entries = pageEntries(page);
   const args = call.call.arguments;
   const arg = args[params[0]!];
   if (!arg) {
@@ -95,7 +100,7 @@ export const pagination: Transform = {
       ctx.edit(start, start, `${PAGE_HELPER_NAMES[paging.kind]}((${page}) => `);
       ctx.edit(paging.node.end, paging.node.end, `, '${call.resource.v2.endpoints.list!.envelopeKey}')`);
       // A query option replaces the URL's query (got, ky): the page parameters join the option instead.
-      if (options && ts.isObjectLiteralExpression(options)) addToObject(ctx, options, `...Object.fromEntries(new URLSearchParams(${page}))`);
+      if (options && ts.isObjectLiteralExpression(options)) addToObject(ctx, options, `...${pageEntries(page)}`);
       else if (pageIntoWrapperQuery(ctx, call, page)) {
         // The wrapper builds the query from its argument: the page went there.
       } else if (holdsUrlObject(ctx, call.urlNode) || queryKnownAtRunTime(ctx, call.urlNode)) {

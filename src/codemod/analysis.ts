@@ -14,7 +14,7 @@ import { placeOf } from './places.js';
 import { writtenRecords } from './syntax.js';
 import { literalKey, namedKeyOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldsGoneInV2, goneFieldNames, resourceOf, RESOURCES, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -86,6 +86,7 @@ export class Analysis {
     this.keepFieldNamesGivenAsText();
     this.keepKeysNamedElsewhere();
     this.keepAnswersTheFlowLoses();
+    this.keepRecordsGroupedOutOfSight();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
     // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
@@ -230,7 +231,7 @@ export class Analysis {
       for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
         // lodash's `_.find(groups, { id })` matches records by the keys of an object: names given as text too.
         const keysToo = file.flow.collection(node) !== undefined;
-        const texts = node.arguments.flatMap((a) => textsOf(a, keysToo)).filter((t) => t.split('.').some((part) => this.renamedFields.has(part)));
+        const texts = node.arguments.flatMap((a) => textsOf(a, keysToo, (n) => this.text.declarationOf(n))).filter((t) => t.split('.').some((part) => this.renamedFields.has(part)));
         // `Object.hasOwn(g, 'id')` tests a field by name: the renames rewrite it, or keepKeysNamedElsewhere keeps its call.
         if (texts.length === 0 || this.isV1Call(node) || /^console\./.test(node.expression.getText(file.sf)) || namedKeyOf(node)) continue;
         for (const argument of node.arguments) {
@@ -256,11 +257,11 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (!call.body || (call.operation !== 'update' && call.operation !== 'create') || !this.plan.migrates(call)) continue;
-        const source = writtenRecords(call.body, (n) => this.text.declarationOf(n))
+        const read = writtenRecords(call.body, (n) => this.text.declarationOf(n))
           .map((e) => file.flow.shapeOf(e))
-          .find((shape) => shape?.kind === 'resource' && shape.call && !this.plan.migrates(shape.call));
-        if (!source || !('call' in source) || !source.call) continue;
-        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: its body is a record of the ${source.call.resource.singular} ${source.call.operation} (${placeOf(source.call.call, call.call.getSourceFile())}), which stays on v1, and carries v1's field names`);
+          .flatMap((shape) => (shape?.kind === 'resource' && shape.call && !this.plan.migrates(shape.call) ? [shape.call] : []))[0];
+        if (!read) continue;
+        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: its body is a record of the ${read.resource.singular} ${read.operation} (${placeOf(read.call, call.call.getSourceFile())}), which stays on v1, and carries v1's field names`);
         kept = true;
       }
     }
@@ -296,7 +297,23 @@ export class Analysis {
     }
   }
 
-  private readonly renamedFields = new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
+  /**
+   * `_.groupBy(identities, ...)`, `_.partition(...)`: the records come back in groups the flow does
+   * not follow, and are read there by their v1 names; the call that gives them stays on v1.
+   */
+  private keepRecordsGroupedOutOfSight(): void {
+    for (const file of this.files.values()) {
+      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        const library = file.flow.collection(node);
+        if (!library || library.followed || ts.isExpressionStatement(node.parent)) continue;
+        const shape = file.flow.shapeOf(library.collection);
+        if (!shape?.call || (shape.kind !== 'array' && shape.kind !== 'resource') || !this.plan.migrates(shape.call)) continue;
+        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records go into ${node.expression.getText(file.sf)}(), whose groups migrate-v2 does not follow (their fields, id -> uid, createdAt -> createTime); migrate them by hand`);
+      }
+    }
+  }
+
+  private readonly renamedFields = renamedFieldNames();
 
   /** Whether a call goes to a function of the analysed files, whose reads the flow follows through its parameters. */
   followsInto(call: ts.CallExpression): boolean {
@@ -512,25 +529,21 @@ export class Analysis {
   }
 }
 
-/** `{ items: Group[] }` written inline (not a named type): the element type of its one member. */
-/** The texts an argument gives as it is written: a string, or an array of strings. */
-/** The v1 fields of records that others name (a binding's group, role), beyond what v2 hydrates them with: only these reads ask the flow. */
-const NOT_HYDRATED = new Set(
-  RESOURCES.flatMap((r) => r.fields.flatMap((f) => (f.reference?.v1Form === 'object' ? [f.reference] : []))).flatMap((ref) => {
-    const target = resourceOf(ref.target);
-    const renames = clientFieldRenames(target);
-    return target.fields.flatMap((f) => (f.v1 && !ref.hydratedFields.some((h) => h.name === (renames.get(f.v1!) ?? f.v1)) ? [f.v1] : []));
-  }),
-);
+/** Only reads of these names ask the flow whether they read past a reference's hydrated fields. */
+const NOT_HYDRATED = fieldsBeyondHydration();
 
-function textsOf(argument: ts.Expression, keysToo = false): string[] {
-  const n = unwrap(argument);
+/** The texts an argument gives as it is written, or a const it names holds: a string, an array of strings, and with `keysToo` an object's keys. */
+function textsOf(argument: ts.Expression, keysToo: boolean, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string[] {
+  let n = unwrap(argument);
+  const declared = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+  if (declared && ts.isVariableDeclaration(declared) && declared.initializer && ts.isVariableDeclarationList(declared.parent) && declared.parent.flags & ts.NodeFlags.Const) n = unwrap(declared.initializer);
   if (ts.isStringLiteralLike(n)) return [n.text];
   if (keysToo && ts.isObjectLiteralExpression(n)) return n.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [p.name.text] : []));
   if (ts.isArrayLiteralExpression(n)) return n.elements.flatMap((e) => (ts.isStringLiteralLike(e) ? [e.text] : []));
   return [];
 }
 
+/** `{ items: Group[] }` written inline (not a named type): the element type of its one member. */
 function inlineListElement(container: Container): ts.TypeNode | undefined {
   return ts.isTypeLiteralNode(container) && !ts.isTypeAliasDeclaration(container.parent) ? soleListElement(container.members) : undefined;
 }

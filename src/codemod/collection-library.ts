@@ -15,6 +15,8 @@ const ONE_FUNCTION = /^lodash(?:-es)?\/(\w+)(?:\.js)?$|^lodash\.(\w+)$/;
 const GIVES_ARRAY = new Set(['sortBy', 'orderBy', 'filter', 'reject', 'uniqBy', 'uniq', 'take', 'takeRight', 'drop', 'dropRight', 'compact', 'shuffle', 'sampleSize', 'initial', 'tail', 'rest', 'without', 'sortedUniqBy', 'takeWhile', 'dropWhile']);
 /** Functions giving one of the collection's records. */
 const GIVES_ELEMENT = new Set(['find', 'findLast', 'first', 'head', 'last', 'minBy', 'maxBy', 'sample', 'nth', 'detect', 'min', 'max']);
+/** Functions giving the records by a key of each (an object used as an index). */
+const GIVES_KEYED = new Set(['keyBy', 'indexBy']);
 /** Functions giving their argument's copy, whatever it holds. */
 const GIVES_COPY = new Set(['clone', 'cloneDeep']);
 /** Functions giving no records at all: a count, a sum, a flag, an index. */
@@ -24,7 +26,7 @@ const EACH_RECORD = new Set([...GIVES_ARRAY, ...GIVES_ELEMENT, 'map', 'forEach',
 
 const KNOWN = [...EACH_RECORD, ...GIVES_COPY];
 
-export type CollectionGives = 'array' | 'element' | 'copy' | 'mapped' | 'other';
+export type CollectionGives = 'array' | 'element' | 'keyed' | 'copy' | 'mapped' | 'other';
 
 export interface CollectionCall {
   name: string;
@@ -33,7 +35,7 @@ export interface CollectionCall {
   gives: CollectionGives;
   /** The callbacks that get each record as their first parameter (`sortBy`'s may come in an array). */
   callbacks: (ts.ArrowFunction | ts.FunctionExpression)[];
-  /** Whether the flow follows all it gives: records as an array or one, or none (`groupBy`'s object of arrays it does not). */
+  /** Whether the flow follows all it gives: records as an array, an index or one, or none (`groupBy`'s object of arrays it does not). */
   followed: boolean;
 }
 
@@ -95,7 +97,7 @@ export function collectionCall(call: ts.CallExpression, text: StaticText): Colle
   if (!collection || ts.isSpreadElement(collection)) return undefined;
   const name = libraryFunction(call.expression, text);
   if (!name || !KNOWN.includes(name)) return undefined;
-  const gives: CollectionGives = GIVES_ARRAY.has(name) ? 'array' : GIVES_ELEMENT.has(name) ? 'element' : GIVES_COPY.has(name) ? 'copy' : name === 'map' || name === 'collect' ? 'mapped' : 'other';
+  const gives: CollectionGives = GIVES_ARRAY.has(name) ? 'array' : GIVES_ELEMENT.has(name) ? 'element' : GIVES_KEYED.has(name) ? 'keyed' : GIVES_COPY.has(name) ? 'copy' : name === 'map' || name === 'collect' ? 'mapped' : 'other';
   const isCallback = (e: ts.Expression): e is ts.ArrowFunction | ts.FunctionExpression => ts.isArrowFunction(e) || ts.isFunctionExpression(e);
   const callbacks = GIVES_COPY.has(name) ? [] : rest.flatMap((arg) => (isCallback(arg) ? [arg] : ts.isArrayLiteralExpression(arg) ? arg.elements.filter(isCallback) : []));
   return { name, collection, gives, callbacks, followed: gives !== 'other' || GIVES_NO_RECORDS.has(name) };

@@ -382,10 +382,13 @@ export class DataFlow {
     return undefined;
   }
 
-  /** A call of lodash's or underscore's over a collection, which the flow follows (collection-library.ts). */
+  /** A call of lodash's or underscore's over a collection, which the flow follows (collection-library.ts); asked once per call, as each asks the checker where a name comes from. */
   collection(call: ts.CallExpression): CollectionCall | undefined {
-    return this.library ? collectionCall(call, this.text) : undefined;
+    if (!this.library) return undefined;
+    if (!this.collections.has(call)) this.collections.set(call, collectionCall(call, this.text));
+    return this.collections.get(call);
   }
+  private readonly collections = new Map<ts.CallExpression, CollectionCall | undefined>();
 
   /** `_.sortBy(groups, ...)`, `maxBy(identities, ...)`: what a library function over a collection gives, read as the array method it stands for. */
   private collectionShape(c: CollectionCall): Shape | undefined {
@@ -393,6 +396,7 @@ export class DataFlow {
     const over = this.shapeOf(c.collection);
     if (c.gives === 'copy') return over;
     if (over?.kind !== 'array') return undefined;
+    if (c.gives === 'keyed') return as(over, 'keyed');
     return c.gives === 'array' ? over : c.gives === 'element' ? { ...over, kind: 'resource' } : undefined;
   }
 

@@ -8,6 +8,7 @@
  */
 import { ts } from 'ts-morph';
 import { awaitedTuple, type DataFlow } from './data-flow.js';
+import { enclosingScope } from './syntax.js';
 
 /** Calls on an answer that hand on the same answer, or what it parses to: the chain goes on from them. */
 const CHAINED = new Set(['then', 'catch', 'finally', 'json', 'text']);
@@ -57,18 +58,11 @@ function promiseCombinator(call: ts.CallExpression): string | undefined {
 
 /** `xs.map((x) => <n>)` or `xs.map((x) => { return <n>; })`: the map call, when `n` is what its callback returns. */
 function mappedBy(n: ts.Expression): ts.CallExpression | undefined {
-  const fn = ts.isArrowFunction(n.parent) && n.parent.body === n ? n.parent : ts.isReturnStatement(n.parent) ? enclosingFunction(n.parent) : undefined;
+  const scope = ts.isReturnStatement(n.parent) ? enclosingScope(n.parent) : undefined;
+  const fn = ts.isArrowFunction(n.parent) && n.parent.body === n ? n.parent : scope && (ts.isArrowFunction(scope) || ts.isFunctionExpression(scope)) ? scope : undefined;
   const map = fn?.parent;
   if (!fn || !map || !ts.isCallExpression(map) || map.arguments[0] !== fn || !ts.isPropertyAccessExpression(map.expression)) return undefined;
   return map.expression.name.text === 'map' || map.expression.name.text === 'flatMap' ? map : undefined;
-}
-
-function enclosingFunction(node: ts.Node): ts.ArrowFunction | ts.FunctionExpression | undefined {
-  for (let n = node.parent; n; n = n.parent) {
-    if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) return n;
-    if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return undefined;
-  }
-  return undefined;
 }
 
 /** `const [a, b] = await Promise.all([...])`: each place is bound to its own value (data-flow.ts). */

@@ -39,13 +39,13 @@ export function fieldRenames(resource: ResourceContract): ReadonlyMap<string, st
   return renames;
 }
 
+/** Assumed rules a codemod run may reject (rejections.ts), where rejecting one changes a rename. */
+export const ASSUMPTION_SWITCHES = { lastSeenOnEveryKind: true };
+
 /**
  * Renames for a client's type or value of a resource kind: the uniform ones of v2 §9.4 (which a
  * client type may carry whether or not v1 served that field on this kind) and the kind's own.
  */
-/** Assumed rules a codemod run may reject (rejections.ts), where rejecting one changes a rename. */
-export const ASSUMPTION_SWITCHES = { lastSeenOnEveryKind: true };
-
 export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<string, string> {
   const renames = new Map<string, string>(Object.entries(UNIFORM_RENAMES.renames));
   if (ASSUMPTION_SWITCHES.lastSeenOnEveryKind) renames.set(UNIFORM_RENAMES.lastSeen.from, UNIFORM_RENAMES.lastSeen.to);
@@ -53,9 +53,29 @@ export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<stri
   return renames;
 }
 
+/** The v1 names some kind's client records may hold that v2 renames (id, createdAt, ...), as the contract stands for this run. */
+export function renamedFieldNames(): ReadonlySet<string> {
+  return new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
+}
+
 /** Every name a client's v1 record types may hold that migrates: the renamed fields of every kind, and v1's list envelope keys. */
 export function migratingMemberNames(): ReadonlySet<string> {
-  return new Set([...RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]), ...V1_LIST_KEYS]);
+  return new Set([...renamedFieldNames(), ...V1_LIST_KEYS]);
+}
+
+/**
+ * The v1 fields of a record another names whole (a binding's group and role) that v2 leaves out of
+ * the hydrated form it gives there (the references' hydratedFields): `binding.group.verified`.
+ */
+export function fieldsBeyondHydration(): ReadonlySet<string> {
+  const references = RESOURCES.flatMap((r) => r.fields.flatMap((f) => (f.reference?.v1Form === 'object' ? [f.reference] : [])));
+  return new Set(
+    references.flatMap((ref) => {
+      const target = resourceOf(ref.target);
+      const renames = clientFieldRenames(target);
+      return target.fields.flatMap((f) => (f.v1 && !ref.hydratedFields.some((h) => h.name === (renames.get(f.v1!) ?? f.v1)) ? [f.v1] : []));
+    }),
+  );
 }
 
 /** The names of every field some kind's v1 serves and v2beta1 does not, as the contract stands for this run. */

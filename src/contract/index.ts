@@ -1,7 +1,7 @@
 /** The migration contract: the one place the v1-to-v2 differences of the platform are written. */
 export * from './types.js';
 export { RESOURCES } from './resources.js';
-export { VERSION_SEGMENT } from './builders.js';
+export { uidField, VERSION_SEGMENT } from './builders.js';
 export * from './platform.js';
 export * from './paths.js';
 export * from './fields.js';

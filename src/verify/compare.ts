@@ -135,6 +135,37 @@ function unknownKeys(record: Json, known: ReadonlySet<string | undefined>): read
   return unknown ?? NONE;
 }
 
+/** The fields compared between the versions, in the order whose positions `recordsAgree` reports. */
+export function comparedFields(resource: ResourceContract): readonly FieldRule[] {
+  return planFor(resource).shared;
+}
+
+function onlyKnownKeys(record: Json, known: ReadonlySet<string | undefined>): boolean {
+  for (const key in record) if (!known.has(key)) return false;
+  return true;
+}
+
+/**
+ * The audit's question of nearly every pair, answered without building a comparison: -1 unless the
+ * records agree on every compared field once normalised and show no key the contract does not name;
+ * else a bit for each compared field (by its place in `comparedFields`) that differed only in form.
+ * Where it answers -1, compareRecords says what differs.
+ */
+export function recordsAgree(resource: ResourceContract, v1: Json, v2: Json): number {
+  const plan = planFor(resource);
+  if (plan.shared.length > 31 || !onlyKnownKeys(v1, plan.known.v1) || !onlyKnownKeys(v2, plan.known.v2)) return -1;
+  let normalised = 0;
+  for (let i = 0; i < plan.shared.length; i++) {
+    const field = plan.shared[i]!;
+    const raw1 = v1[field.v1!];
+    const raw2 = v2[field.v2!];
+    if (sameJson(raw1, raw2)) continue;
+    if (!equalOnceNormalised(field, raw1, raw2)) return -1;
+    normalised |= 1 << i;
+  }
+  return normalised;
+}
+
 export function compareRecords(resource: ResourceContract, v1: Json, v2: Json): RecordComparison {
   const plan = planFor(resource);
   let differences: FieldDifference[] | undefined;

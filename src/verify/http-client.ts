@@ -9,7 +9,7 @@
  * API does not serve). The same interceptor gives each attempt one deadline for its whole answer.
  */
 import type { LimitFunction } from 'p-limit';
-import { Agent, errors, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, errors, interceptors, type Dispatcher } from 'undici';
 import type { TokenSource } from './token-source.js';
 
 export interface ClientStats {
@@ -114,6 +114,40 @@ const wholeBody =
   (opts, handler) =>
     dispatch(opts, new WholeBodyHandler(handler, deadlineMs));
 
+const BOM = 0xfeff;
+
+/**
+ * A GET's status and whole body as text. The whole-body interceptor has held the answer until its
+ * last byte, so this last handler only keeps the chunks it is handed: no stream per response, as
+ * undici's `request` would build for a body read whole anyway (a tenth of the audit's HTTP time at
+ * 1,000 pages).
+ */
+function wholeAnswer(dispatcher: Dispatcher, url: string, headers: Record<string, string>): Promise<{ statusCode: number; text: string }> {
+  const { origin, pathname, search } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let statusCode = 0;
+    const chunks: Buffer[] = [];
+    dispatcher.dispatch(
+      { origin, path: `${pathname}${search}`, method: 'GET', headers },
+      {
+        // Its presence tells undici the handler speaks the controller API, not the legacy callbacks.
+        onRequestStart: () => undefined,
+        onResponseStart: (_controller, status) => {
+          statusCode = status;
+        },
+        onResponseData: (_controller, chunk) => {
+          chunks.push(chunk);
+        },
+        onResponseEnd: () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ statusCode, text: text.charCodeAt(0) === BOM ? text.slice(1) : text });
+        },
+        onResponseError: (_controller, error) => reject(error),
+      },
+    );
+  });
+}
+
 /** Exponential backoff with full jitter, capped; Retry-After wins when the server sends it. */
 function retryDecision(policy: RetryPolicy, stats: ClientStats, attempts: WeakMap<Error, number>) {
   return (
@@ -172,26 +206,22 @@ export class ApiClient {
     return this.options.limit(async () => {
       this.stats.requests += 1;
       const token = await this.options.tokens.token();
-      let response: Dispatcher.ResponseData;
+      let text: string;
+      let statusCode: number;
       try {
-        response = await request(`${this.options.baseUrl}${pathAndQuery}`, {
-          method: 'GET',
-          dispatcher: this.dispatcher,
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-        });
+        ({ statusCode, text } = await wholeAnswer(this.dispatcher, `${this.options.baseUrl}${pathAndQuery}`, { authorization: `Bearer ${token}`, accept: 'application/json' }));
       } catch (error) {
         throw this.gaveUp(pathAndQuery, error as Error & { statusCode?: number; code?: string });
       }
-      const text = await response.body.text();
       let body: unknown;
       try {
         body = text === '' ? undefined : JSON.parse(text);
       } catch {
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered a body that is not JSON`, 'BAD_BODY', response.statusCode);
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered a body that is not JSON`, 'BAD_BODY', statusCode);
       }
-      if (response.statusCode >= 400) {
+      if (statusCode >= 400) {
         const message = (body as { message?: string } | undefined)?.message ?? '';
-        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${response.statusCode}${message ? `: ${message}` : ''}`, 'HTTP_STATUS', response.statusCode, body);
+        throw new ApiCallError(`GET ${pathAndQuery.split('?')[0]} answered ${statusCode}${message ? `: ${message}` : ''}`, 'HTTP_STATUS', statusCode, body);
       }
       return body;
     });

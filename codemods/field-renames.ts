@@ -32,7 +32,7 @@ function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
   // lodash's functions over a collection hand records to callbacks the flow follows, and most give back what it follows too (collection-library.ts).
   if (HARMLESS_CALLEES.test(callee) || EXPECTATION.test(callee) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
-  const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape?.kind === 'resource' || shape?.kind === 'array');
+  const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape !== undefined && 'resource' in shape && shape.kind !== 'envelope');
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.
   // Asked last: the checker's answer costs more than the shapes, and most calls pass no resource.

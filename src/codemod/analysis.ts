@@ -86,7 +86,8 @@ export class Analysis {
     this.keepFieldNamesGivenAsText();
     this.keepKeysNamedElsewhere();
     this.keepAnswersTheFlowLoses();
-    this.keepRecordsGroupedOutOfSight();
+    this.keepRecordsHandedOutOfSight();
+    this.keepUntypedRecordsPutInObjects();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
     // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
@@ -298,19 +299,51 @@ export class Analysis {
   }
 
   /**
-   * `_.groupBy(identities, ...)`, `_.partition(...)`: the records come back in groups the flow does
-   * not follow, and are read there by their v1 names; the call that gives them stays on v1.
+   * `_.flatten(_.chunk(identities, 2))`, `_.reduce(groups, ...)`: a function of the library that hands
+   * records on in a form the flow does not follow, or to callbacks it does not know of, where they are
+   * read by their v1 names; the call that gives them stays on v1.
    */
-  private keepRecordsGroupedOutOfSight(): void {
+  private keepRecordsHandedOutOfSight(): void {
     for (const file of this.files.values()) {
       for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
         const library = file.flow.collection(node);
-        if (!library || library.followed || ts.isExpressionStatement(node.parent)) continue;
+        // A known function's callbacks are followed: used as a statement, it hands nothing on.
+        if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
         const shape = file.flow.shapeOf(library.collection);
-        if (!shape?.call || (shape.kind !== 'array' && shape.kind !== 'resource') || !this.plan.migrates(shape.call)) continue;
-        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records go into ${node.expression.getText(file.sf)}(), whose groups migrate-v2 does not follow (their fields, id -> uid, createdAt -> createTime); migrate them by hand`);
+        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
+        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, id -> uid, createdAt -> createTime); migrate it by hand`);
       }
     }
+  }
+
+  /**
+   * `{ group: g }`, `{ list: items }`, `return { newest }`: records put in an object literal are read
+   * later through its members (`row.group.id`), where the flow does not follow them. A record typed
+   * by a resource type is followed there by its type; an untyped one (`any`, a script's JSON) keeps
+   * its call on v1. Not: an object printed or serialised whole, or the arguments of a v1 call.
+   */
+  private keepUntypedRecordsPutInObjects(): void {
+    for (const file of this.files.values()) {
+      for (const literal of nodesOf(file.sf).of<ts.ObjectLiteralExpression>(ts.SyntaxKind.ObjectLiteralExpression)) {
+        for (const property of literal.properties) {
+          const value = ts.isPropertyAssignment(property) ? property.initializer : ts.isShorthandPropertyAssignment(property) ? property.name : undefined;
+          const shape = value && file.flow.shapeOf(value);
+          if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
+          if (!(this.checker.getTypeAtLocation(value!).flags & ts.TypeFlags.Any) || this.seenWhole(literal)) continue;
+          const member = property.name!.getText(file.sf);
+          this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records are put in an object (${member}: ...), whose members migrate-v2 does not follow where they are read (id -> uid, createdAt -> createTime); migrate it by hand, or give the records a type`);
+        }
+      }
+    }
+  }
+
+  /** An object literal printed or serialised as it is, or handed to a v1 call: none of its members is read by name further on. */
+  private seenWhole(literal: ts.ObjectLiteralExpression): boolean {
+    for (let n: ts.Node = literal; n.parent && !ts.isFunctionLike(n.parent) && !ts.isStatement(n.parent); n = n.parent) {
+      const p = n.parent;
+      if (ts.isCallExpression(p) && (this.isV1Call(p) || /^(console\.\w+|JSON\.stringify)$/.test(p.expression.getText()))) return true;
+    }
+    return false;
   }
 
   private readonly renamedFields = renamedFieldNames();

@@ -12,21 +12,47 @@ const LIBRARY = /^(?:lodash(?:-es)?|underscore)$/;
 const ONE_FUNCTION = /^lodash(?:-es)?\/(\w+)(?:\.js)?$|^lodash\.(\w+)$/;
 
 /** Functions giving some of the collection's records, in an array. */
-const GIVES_ARRAY = new Set(['sortBy', 'orderBy', 'filter', 'reject', 'uniqBy', 'uniq', 'take', 'takeRight', 'drop', 'dropRight', 'compact', 'shuffle', 'sampleSize', 'initial', 'tail', 'rest', 'without', 'sortedUniqBy', 'takeWhile', 'dropWhile']);
+const GIVES_ARRAY = new Set(['sortBy', 'orderBy', 'filter', 'reject', 'uniqBy', 'uniq', 'take', 'takeRight', 'drop', 'dropRight', 'compact', 'shuffle', 'sampleSize', 'initial', 'tail', 'rest', 'without', 'sortedUniqBy', 'takeWhile', 'dropWhile', 'select']);
 /** Functions giving one of the collection's records. */
 const GIVES_ELEMENT = new Set(['find', 'findLast', 'first', 'head', 'last', 'minBy', 'maxBy', 'sample', 'nth', 'detect', 'min', 'max']);
 /** Functions giving the records by a key of each (an object used as an index). */
 const GIVES_KEYED = new Set(['keyBy', 'indexBy']);
+/** Functions giving the records in groups, by a key of each: an object of arrays. */
+const GIVES_GROUPS = new Set(['groupBy']);
+/** Functions giving the records in arrays: `[passing, failing]`, chunks. */
+const GIVES_ARRAYS = new Set(['partition', 'chunk']);
+/** Functions giving a collection's values (an index's records, a grouping's arrays) as an array, or its `[key, value]` pairs. */
+const GIVES_VALUES = new Set(['values']);
+const GIVES_PAIRS = new Set(['toPairs', 'entries']);
 /** Functions giving their argument's copy, whatever it holds. */
 const GIVES_COPY = new Set(['clone', 'cloneDeep']);
 /** Functions giving no records at all: a count, a sum, a flag, an index. */
-const GIVES_NO_RECORDS = new Set(['some', 'every', 'any', 'all', 'countBy', 'sumBy', 'meanBy', 'findIndex', 'findLastIndex']);
-/** Functions that hand each record to their callbacks, as their first parameter. */
-const EACH_RECORD = new Set([...GIVES_ARRAY, ...GIVES_ELEMENT, 'map', 'forEach', 'each', 'some', 'every', 'any', 'all', 'groupBy', 'keyBy', 'indexBy', 'countBy', 'partition', 'sumBy', 'meanBy', 'flatMap', 'findIndex', 'findLastIndex', 'collect', 'select']);
+const GIVES_NO_RECORDS = new Set(['some', 'every', 'any', 'all', 'countBy', 'sumBy', 'meanBy', 'findIndex', 'findLastIndex', 'size', 'isEmpty', 'keys']);
+/**
+ * Functions that hand each member to their callbacks, as their first parameter: each record of an
+ * array, each value of an object (an index's record, a grouping's array).
+ */
+const EACH_RECORD = new Set([...GIVES_ARRAY, ...GIVES_ELEMENT, ...GIVES_NO_RECORDS, ...GIVES_KEYED, ...GIVES_GROUPS, ...GIVES_ARRAYS, 'map', 'mapValues', 'forEach', 'each', 'flatMap', 'collect']);
 
-const KNOWN = [...EACH_RECORD, ...GIVES_COPY];
+const KNOWN = [...EACH_RECORD, ...GIVES_COPY, ...GIVES_VALUES, ...GIVES_PAIRS];
 
-export type CollectionGives = 'array' | 'element' | 'keyed' | 'copy' | 'mapped' | 'other';
+/** `mapped`: an array of what the callback returns (`flatMapped`: flattened once); `mappedValues`: an object of it, by the same keys (`mapValues`). */
+export type CollectionGives = 'array' | 'element' | 'keyed' | 'groups' | 'arrays' | 'values' | 'pairs' | 'copy' | 'mapped' | 'flatMapped' | 'mappedValues' | 'other';
+
+function givesOf(name: string): CollectionGives {
+  if (GIVES_ARRAY.has(name)) return 'array';
+  if (GIVES_ELEMENT.has(name)) return 'element';
+  if (GIVES_KEYED.has(name)) return 'keyed';
+  if (GIVES_GROUPS.has(name)) return 'groups';
+  if (GIVES_ARRAYS.has(name)) return 'arrays';
+  if (GIVES_VALUES.has(name)) return 'values';
+  if (GIVES_PAIRS.has(name)) return 'pairs';
+  if (GIVES_COPY.has(name)) return 'copy';
+  if (name === 'map' || name === 'collect') return 'mapped';
+  if (name === 'flatMap') return 'flatMapped';
+  if (name === 'mapValues') return 'mappedValues';
+  return 'other';
+}
 
 export interface CollectionCall {
   name: string;
@@ -35,8 +61,10 @@ export interface CollectionCall {
   gives: CollectionGives;
   /** The callbacks that get each record as their first parameter (`sortBy`'s may come in an array). */
   callbacks: (ts.ArrowFunction | ts.FunctionExpression)[];
-  /** Whether the flow follows all it gives: records as an array, an index or one, or none (`groupBy`'s object of arrays it does not). */
+  /** Whether the flow follows all it gives: records as an array, an index, groups or one, or none. */
   followed: boolean;
+  /** Whether the table knows the function, and so which callbacks get each record (an unknown one's are not followed). */
+  known: boolean;
 }
 
 /** The library's name for a call's function, when the callee is one of lodash's or underscore's, as imported or required. */
@@ -96,9 +124,11 @@ export function collectionCall(call: ts.CallExpression, text: StaticText): Colle
   const [collection, ...rest] = call.arguments;
   if (!collection || ts.isSpreadElement(collection)) return undefined;
   const name = libraryFunction(call.expression, text);
-  if (!name || !KNOWN.includes(name)) return undefined;
-  const gives: CollectionGives = GIVES_ARRAY.has(name) ? 'array' : GIVES_ELEMENT.has(name) ? 'element' : GIVES_KEYED.has(name) ? 'keyed' : GIVES_COPY.has(name) ? 'copy' : name === 'map' || name === 'collect' ? 'mapped' : 'other';
+  if (!name) return undefined;
+  // A function of the library this table does not know: what it does with the records is not followed.
+  if (!KNOWN.includes(name)) return { name, collection, gives: 'other', callbacks: [], followed: false, known: false };
+  const gives = givesOf(name);
   const isCallback = (e: ts.Expression): e is ts.ArrowFunction | ts.FunctionExpression => ts.isArrowFunction(e) || ts.isFunctionExpression(e);
   const callbacks = GIVES_COPY.has(name) ? [] : rest.flatMap((arg) => (isCallback(arg) ? [arg] : ts.isArrayLiteralExpression(arg) ? arg.elements.filter(isCallback) : []));
-  return { name, collection, gives, callbacks, followed: gives !== 'other' || GIVES_NO_RECORDS.has(name) };
+  return { name, collection, gives, callbacks, followed: gives !== 'other' || GIVES_NO_RECORDS.has(name), known: true };
 }

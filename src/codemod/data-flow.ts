@@ -33,7 +33,12 @@ export type Shape =
   | { kind: 'keyed'; resource: ResourceContract; call?: V1Call }
   /** `[key, record]`, and arrays of them (`Object.entries`, `items.map((r) => [r.id, r])`). */
   | { kind: 'pair'; resource: ResourceContract; call?: V1Call }
-  | { kind: 'entries'; resource: ResourceContract; call?: V1Call };
+  | { kind: 'entries'; resource: ResourceContract; call?: V1Call }
+  /** Records in groups by a key: an object of arrays (`_.groupBy(identities, (i) => i.name)`). */
+  | { kind: 'groups'; resource: ResourceContract; call?: V1Call }
+  /** `[key, records]`, and arrays of them (`Object.entries(groups)`). */
+  | { kind: 'groupPair'; resource: ResourceContract; call?: V1Call }
+  | { kind: 'groupEntries'; resource: ResourceContract; call?: V1Call };
 
 export type Held = Extract<Shape, { resource: ResourceContract }>;
 
@@ -258,7 +263,8 @@ export class DataFlow {
       const target = this.shapeOf(n.expression);
       if (target?.kind === 'array' || target?.kind === 'keyed') return as(target, 'resource');
       if (target?.kind === 'entries') return as(target, 'pair');
-      if (target?.kind === 'arrays') return as(target, 'array');
+      if (target?.kind === 'arrays' || target?.kind === 'groups') return as(target, 'array');
+      if (target?.kind === 'groupEntries') return as(target, 'groupPair');
       if (ts.isStringLiteral(n.argumentExpression)) return this.memberShape(target, n.argumentExpression.text);
       return undefined;
     }
@@ -288,19 +294,28 @@ export class DataFlow {
     return undefined;
   }
 
-  /** `[...a, ...b]` of records is an array of records; `[key, record]` is a pair. */
+  /** `[key, record]` is a pair; `[record]`, `[a, b]`, `[...records, record]` an array of records; `[seen, never]`, `[...chunks]` arrays of them. */
   private arrayLiteralShape(n: ts.ArrayLiteralExpression): Shape | undefined {
     const [first, second] = n.elements;
     if (n.elements.length === 2 && second && !ts.isSpreadElement(first!) && !ts.isSpreadElement(second)) {
       const value = this.shapeOf(second);
-      if (value?.kind === 'resource') return as(value, 'pair');
+      if (value?.kind === 'resource' && this.shapeOf(first!)?.kind !== 'resource') return as(value, 'pair');
     }
+    let held: Held | undefined;
     for (const e of n.elements) {
-      if (!ts.isSpreadElement(e)) return undefined;
-      const spread = this.shapeOf(e.expression);
-      if (spread?.kind === 'array' || spread?.kind === 'arrays') return spread;
+      const each = this.literalPart(e);
+      if (!each || (held && (held.kind !== each.kind || held.resource !== each.resource))) return undefined;
+      held ??= each;
     }
-    return undefined;
+    return held;
+  }
+
+  /** What an element of an array literal makes the array: a record one of records, an array (or spread arrays) one of arrays, spread records one of records. */
+  private literalPart(e: ts.Expression): Held | undefined {
+    const shape = this.shapeOf(ts.isSpreadElement(e) ? e.expression : e);
+    if (!shape || !('resource' in shape)) return undefined;
+    if (ts.isSpreadElement(e)) return shape.kind === 'array' || shape.kind === 'arrays' ? shape : undefined;
+    return shape.kind === 'resource' ? (as(shape, 'array') as Held) : shape.kind === 'array' ? (as(shape, 'arrays') as Held) : undefined;
   }
 
   /** The checker's type of a node, asked once. */
@@ -379,6 +394,21 @@ export class DataFlow {
     if (each?.kind === 'resource') return as(each, 'array');
     if (each?.kind === 'array') return as(each, 'arrays');
     if (each?.kind === 'pair') return as(each, 'entries');
+    if (each?.kind === 'groupPair') return as(each, 'groupEntries');
+    return undefined;
+  }
+
+  /** What `list.flatMap(callback)` gives: one array of every record, where the callback returns records or one. */
+  private flatMapped(callback: ts.Node): Shape | undefined {
+    const each = this.returns.get(callback);
+    return each?.kind === 'array' || each?.kind === 'resource' ? as(each, 'array') : undefined;
+  }
+
+  /** What `_.mapValues(collection, callback)` gives: the same keys, each holding what the callback returns. */
+  private mappedValues(callback: ts.Node): Shape | undefined {
+    const each = this.returns.get(callback);
+    if (each?.kind === 'resource') return as(each, 'keyed');
+    if (each?.kind === 'array') return as(each, 'groups');
     return undefined;
   }
 
@@ -393,11 +423,27 @@ export class DataFlow {
   /** `_.sortBy(groups, ...)`, `maxBy(identities, ...)`: what a library function over a collection gives, read as the array method it stands for. */
   private collectionShape(c: CollectionCall): Shape | undefined {
     if (c.gives === 'mapped') return c.callbacks[0] && this.mapped(c.callbacks[0]);
+    if (c.gives === 'mappedValues') return c.callbacks[0] && this.mappedValues(c.callbacks[0]);
+    if (c.gives === 'flatMapped') return c.callbacks[0] && this.flatMapped(c.callbacks[0]);
     const over = this.shapeOf(c.collection);
     if (c.gives === 'copy') return over;
-    if (over?.kind !== 'array') return undefined;
-    if (c.gives === 'keyed') return as(over, 'keyed');
-    return c.gives === 'array' ? over : c.gives === 'element' ? { ...over, kind: 'resource' } : undefined;
+    const each = over && 'resource' in over ? memberOf(over) : undefined;
+    if (!over || !each) return undefined;
+    switch (c.gives) {
+      case 'element':
+        return each;
+      case 'array':
+      case 'values':
+        return arrayOf(each);
+      case 'keyed':
+      case 'groups':
+      case 'arrays':
+        return each.kind === 'resource' ? as(each, c.gives) : undefined;
+      case 'pairs':
+        return over.kind === 'keyed' ? as(over, 'entries') : over.kind === 'groups' ? as(over, 'groupEntries') : undefined;
+      default:
+        return undefined;
+    }
   }
 
   private callShape(n: ts.CallExpression): Shape | undefined {
@@ -428,9 +474,9 @@ export class DataFlow {
       }
       // `tagLists.flat()`, `repos.flatMap((r) => r.tags)`: one array of every record.
       if (method === 'flat' && target?.kind === 'arrays') return as(target, 'array');
-      if (method === 'flatMap' && n.arguments[0] && (ts.isArrowFunction(n.arguments[0]) || ts.isFunctionExpression(n.arguments[0]))) {
-        const each = this.returns.get(n.arguments[0]);
-        if (each?.kind === 'array' || each?.kind === 'resource') return as(each, 'array');
+      if (method === 'flatMap' && n.arguments[0]) {
+        const flat = this.flatMapped(n.arguments[0]);
+        if (flat) return flat;
       }
       if (target?.kind === 'arrays' && ELEMENT_OF_ARRAY.has(method)) return as(target, 'array');
       if (target?.kind === 'arrays' && ARRAY_OF_ARRAY.has(method)) return target;
@@ -438,7 +484,8 @@ export class DataFlow {
       if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
       if (target?.kind === 'array' && method === 'reduce') return this.callbackReturn(n.arguments[0]);
       if (target?.kind === 'keyed') return keyedMethod(target, method);
-      if (target?.kind === 'entries' && ARRAY_OF_ARRAY.has(method)) return target;
+      if ((target?.kind === 'entries' || target?.kind === 'groupEntries') && ARRAY_OF_ARRAY.has(method)) return target;
+      if ((target?.kind === 'entries' || target?.kind === 'groupEntries') && ELEMENT_OF_ARRAY.has(method)) return memberOf(target);
       const held = this.heldBy(n);
       if (held) return held;
       const byName = this.methodReturns.get(method);
@@ -486,6 +533,9 @@ export class DataFlow {
     if (callee === 'Object.values' && first.kind === 'keyed') return as(first, 'array');
     if (callee === 'Object.entries' && first.kind === 'keyed') return as(first, 'entries');
     if (callee === 'Object.fromEntries' && first.kind === 'entries') return as(first, 'keyed');
+    if (callee === 'Object.values' && first.kind === 'groups') return as(first, 'arrays');
+    if (callee === 'Object.entries' && first.kind === 'groups') return as(first, 'groupEntries');
+    if (callee === 'Object.fromEntries' && first.kind === 'groupEntries') return as(first, 'groups');
     return undefined;
   }
 
@@ -523,9 +573,9 @@ export class DataFlow {
         const element = as(shape, shape.kind === 'arrays' ? 'array' : 'resource');
         for (const item of name.elements) if (ts.isBindingElement(item)) bindPattern(item.name, item.dotDotDotToken ? shape : element);
       }
-      // `const [key, record] = pair`, `for (const [id, group] of map)`
-      const second = ts.isArrayBindingPattern(name) && shape.kind === 'pair' ? name.elements[1] : undefined;
-      if (second && ts.isBindingElement(second) && shape.kind === 'pair') bindPattern(second.name, as(shape, 'resource'));
+      // `const [key, record] = pair`, `for (const [id, group] of map)`, `for (const [key, records] of Object.entries(groups))`
+      const second = ts.isArrayBindingPattern(name) && (shape.kind === 'pair' || shape.kind === 'groupPair') ? name.elements[1] : undefined;
+      if (second && ts.isBindingElement(second)) bindPattern(second.name, as(shape as Held, shape.kind === 'pair' ? 'resource' : 'array'));
     };
     /** `x = value`, `this.cache = value`, `x[key] = record`, `x.set(key, record)`: what the target holds from now on. */
     const assign = (target: ts.Expression, shape: Shape | undefined): void => {
@@ -587,6 +637,7 @@ export class DataFlow {
         const declaration = node.initializer.declarations[0];
         if ((over?.kind === 'array' || over?.kind === 'keyed' || over?.kind === 'entries') && declaration) bindPattern(declaration.name, as(over, over.kind === 'array' ? 'resource' : 'pair'));
         if (over?.kind === 'arrays' && declaration) bindPattern(declaration.name, as(over, 'array'));
+        if (over?.kind === 'groupEntries' && declaration) bindPattern(declaration.name, as(over, 'groupPair'));
       }
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'then') {
         // fetch(...).then((r) => r.json()).then((body) => ...): the callback gets what the promise holds.
@@ -606,7 +657,9 @@ export class DataFlow {
       }
       const library = ts.isCallExpression(node) ? this.collection(node) : undefined;
       const records = library && this.shapeOf(library.collection);
-      if (records && 'resource' in records) for (const callback of library!.callbacks) for (const [p, shape] of callbackParameters('map', records, callback, undefined)) bindPattern(p.name, shape);
+      // lodash hands each member to the callbacks first: a record of an array or an index, an array of groups.
+      const member = records && 'resource' in records ? memberOf(records) : undefined;
+      if (member) for (const callback of library!.callbacks) if (callback.parameters[0]) bindPattern(callback.parameters[0].name, member);
       // list.push(record): the array gathers records of that kind.
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && GATHERING.has(node.expression.name.text) && ts.isIdentifier(node.expression.expression)) {
         const declaration = this.declarationOf(node.expression.expression);
@@ -682,9 +735,34 @@ function agreedShape(shapes: (Shape | undefined)[]): { shape: Held; calls: V1Cal
 /** What a callback of an array method gets as each element: a record, an array (of arrays), a pair (of entries), a Map's value (forEach). */
 function elementFor(method: string, over: Held): Shape | undefined {
   if (over.kind === 'keyed') return method === 'forEach' ? as(over, 'resource') : undefined;
-  if (over.kind === 'array') return as(over, 'resource');
-  if (over.kind === 'arrays') return as(over, 'array');
-  if (over.kind === 'entries') return as(over, 'pair');
+  return memberOf(over);
+}
+
+/** Each member of a collection as lodash hands it on: a record of an array or an index, an array of groups or arrays, a pair of entries. */
+function memberOf(over: Held): Shape | undefined {
+  switch (over.kind) {
+    case 'array':
+    case 'keyed':
+      return as(over, 'resource');
+    case 'arrays':
+    case 'groups':
+      return as(over, 'array');
+    case 'entries':
+      return as(over, 'pair');
+    case 'groupEntries':
+      return as(over, 'groupPair');
+    default:
+      return undefined;
+  }
+}
+
+/** An array of such members: records, arrays of records, pairs. */
+function arrayOf(member: Shape): Shape | undefined {
+  if (!('resource' in member)) return undefined;
+  if (member.kind === 'resource') return as(member, 'array');
+  if (member.kind === 'array') return as(member, 'arrays');
+  if (member.kind === 'pair') return as(member, 'entries');
+  if (member.kind === 'groupPair') return as(member, 'groupEntries');
   return undefined;
 }
 

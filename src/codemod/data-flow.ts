@@ -391,11 +391,7 @@ export class DataFlow {
   /** What `list.map(callback)` gives: an array of what the callback returns, when that is records, arrays or pairs of them. */
   private mapped(callback: ts.Node): Shape | undefined {
     const each = this.returns.get(callback);
-    if (each?.kind === 'resource') return as(each, 'array');
-    if (each?.kind === 'array') return as(each, 'arrays');
-    if (each?.kind === 'pair') return as(each, 'entries');
-    if (each?.kind === 'groupPair') return as(each, 'groupEntries');
-    return undefined;
+    return each && arrayOf(each);
   }
 
   /** What `list.flatMap(callback)` gives: one array of every record, where the callback returns records or one. */

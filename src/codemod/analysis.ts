@@ -88,6 +88,7 @@ export class Analysis {
     this.keepAnswersTheFlowLoses();
     this.keepRecordsHandedOutOfSight();
     this.keepUntypedRecordsPutInObjects();
+    this.keepUntypedRecordsReturnedToImporters();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
     // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
@@ -335,6 +336,54 @@ export class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * `export async function listGroups() { ...; return body.items; }` read in another module of the
+   * run (`groups.filter((g) => g.id...)`): the flow follows a function's records to its callers in
+   * its own file only, and the type to every reader only where the function's type names a record
+   * type. Untyped (`any`), the records reach readers the migration does not rewrite: the call stays
+   * on v1 with a note.
+   */
+  private keepUntypedRecordsReturnedToImporters(): void {
+    for (const file of this.files.values()) {
+      if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
+      for (const fn of exportedFunctions(file.sf)) {
+        const shape = file.flow.returnOf(fn);
+        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || !this.returnsUntyped(fn)) continue;
+        const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) ? fn.parent.name.getText(file.sf) : 'this function';
+        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: ${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (id -> uid, createdAt -> createTime); give ${name}() a return type naming the record type, or migrate it by hand`);
+      }
+    }
+  }
+
+  /**
+   * Whether a module of the analysed files imports this one (with a tsconfig, importers join the
+   * program) and reads what it returns unfollowed: a test with doubles asks the module's flow instead.
+   */
+  private importedByOthers(sf: ts.SourceFile): boolean {
+    this.importTargets ??= new Set(
+      [...this.files.keys()].filter((other) => !this.doubles.hasDoubles(other)).flatMap((other) =>
+        other.statements.flatMap((s) => {
+          const specifier = (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier ? s.moduleSpecifier : undefined;
+          const target = specifier && this.checker.getSymbolAtLocation(specifier)?.valueDeclaration;
+          return target && ts.isSourceFile(target) && target !== other ? [target] : [];
+        }),
+      ),
+    );
+    return this.importTargets.has(sf);
+  }
+  private importTargets?: Set<ts.SourceFile>;
+
+  /** A function whose (awaited) return type says nothing of its records: `any`, `unknown`, `any[]`. */
+  private returnsUntyped(fn: ts.SignatureDeclaration): boolean {
+    const signature = this.checker.getSignatureFromDeclaration(fn);
+    if (!signature) return true;
+    const returned = this.checker.getReturnTypeOfSignature(signature);
+    const type = this.checker.getAwaitedType(returned) ?? returned;
+    const says = (t: ts.Type) => !(t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown));
+    if (!says(type)) return true;
+    return this.checker.isArrayType(type) && !says(this.checker.getTypeArguments(type as ts.TypeReference)[0] ?? type);
   }
 
   /** An object literal printed or serialised as it is, or handed to a v1 call: none of its members is read by name further on. */
@@ -601,6 +650,23 @@ function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefi
   let n: ts.Node = member.parent.parent;
   while (ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isParenthesizedExpression(n)) n = n.parent;
   return ts.isVariableDeclaration(n) ? n : undefined;
+}
+
+/** The functions other modules may call: exported functions and function constants, and the public methods of exported classes. */
+function exportedFunctions(sf: ts.SourceFile): ts.FunctionLikeDeclaration[] {
+  const out: ts.FunctionLikeDeclaration[] = [];
+  for (const s of sf.statements) {
+    if (ts.isFunctionDeclaration(s) && s.body && (hasModifier(s, ts.SyntaxKind.ExportKeyword) || exportedByName(sf, s.name?.text ?? ''))) out.push(s);
+    if (ts.isVariableStatement(s)) {
+      for (const d of s.declarationList.declarations) {
+        if (d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer)) && isExported(d)) out.push(d.initializer);
+      }
+    }
+    if (ts.isClassDeclaration(s) && isExportedClass(s)) {
+      for (const m of s.members) if (ts.isMethodDeclaration(m) && m.body && !hasModifier(m, ts.SyntaxKind.PrivateKeyword) && !ts.isPrivateIdentifier(m.name)) out.push(m);
+    }
+  }
+  return out;
 }
 
 function isExported(declaration: ts.VariableDeclaration | ts.PropertyDeclaration): boolean {

@@ -10,7 +10,9 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, fieldsGoneInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
-import { bodyLiteral } from '../src/codemod/syntax.js';
+import { bodyLiteral, enclosingScope } from '../src/codemod/syntax.js';
+import { unwrap } from '../src/codemod/static-text.js';
+import type { Shape } from '../src/codemod/data-flow.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 
 function renameMembers(ctx: TransformContext, container: Container, resource: ResourceContract): void {
@@ -127,9 +129,21 @@ function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.Bin
   const named = namedKeyOf(node);
   const literal = named && literalKey(named);
   if (!literal || !RENAMED.has(literal.text) || ctx.isClaimed(literal)) return;
-  const shape = ctx.shapeOf(named!.record);
+  const shape = ctx.shapeOf(named!.record) ?? guardedShape(ctx, named!.record);
   const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(literal.text) : undefined;
   if (to) ctx.replace(literal, quoteLike(ctx.textOf(literal), to));
+}
+
+/**
+ * `'id' in x` in `function isIdentity(x: unknown): x is Identity`: the record the guard tells is of
+ * the type its predicate names, whose members the renames rewrite; so is the key it tests.
+ */
+function guardedShape(ctx: TransformContext, record: ts.Expression): Shape | undefined {
+  const r = unwrap(record);
+  const fn = ts.isIdentifier(r) ? enclosingScope(r) : undefined;
+  const predicate = fn && ts.isFunctionLike(fn) && fn.type && ts.isTypePredicateNode(fn.type) ? fn.type : undefined;
+  if (!predicate?.type || !ts.isIdentifier(predicate.parameterName) || predicate.parameterName.text !== (r as ts.Identifier).text) return undefined;
+  return ctx.file.flow.typedShape(predicate.type);
 }
 
 /** `{ id: other.id, name }` sent as a migrated write's body, in place or through a const: its keys take v2's names (v2 refuses v1's as unknown fields). */

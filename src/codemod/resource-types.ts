@@ -254,7 +254,26 @@ export class ResourceTypes {
         if (roles.length === 1 || roles.every((r) => r.shape === roles[0]!.shape)) return roles[0]!;
       }
     }
-    return null;
+    return this.derivedRole(t);
+  }
+
+  /**
+   * `Pick<Identity, 'id' | 'name'>`, `Partial<Group>`, `Readonly<Group>`, the type of `{ ...group }`:
+   * an object type whose every member is one container's, as mapped types over it and spreads of it
+   * make, holds the same records.
+   */
+  private derivedRole(t: ts.Type): CheckedRole | null {
+    if (!(t.flags & ts.TypeFlags.Object)) return null;
+    let owner: ts.Node | undefined;
+    for (const member of t.getProperties()) {
+      const parent = member.declarations?.[0]?.parent;
+      if (!parent || (owner && parent !== owner)) return null;
+      owner = parent;
+    }
+    if (!owner || !(ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner))) return null;
+    const roles = this.containers.get(owner);
+    if (!roles || this.pinned.has(owner) || this.generics.has(owner)) return null;
+    return roles.length === 1 || roles.every((r) => r.shape === roles[0]!.shape) ? roles[0]! : null;
   }
 
   /**

@@ -34,6 +34,8 @@ function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
   // lodash's functions over a collection hand records to callbacks the flow follows, and most give back what it follows too (collection-library.ts).
   if (HARMLESS_CALLEES.test(callee) || EXPECTATION.test(callee) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
+  // `byGroup.get(key).push(record)`: gathered into a list the flow follows.
+  if (ts.isPropertyAccessExpression(call.expression) && /^(push|unshift)$/.test(call.expression.name.text) && ctx.shapeOf(call.expression.expression)?.kind === 'array') return;
   const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape !== undefined && 'resource' in shape && shape.kind !== 'envelope');
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.

@@ -48,6 +48,8 @@ function as(shape: Held, kind: Held['kind']): Shape {
 }
 
 const GATHERING = new Set(['push', 'unshift']);
+/** `a ?? b`, `a || b`, and `(a[k] ??= [])`, which is `a[k]` from then on: one of the two values. */
+const EITHER = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
 const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
@@ -271,7 +273,7 @@ export class DataFlow {
     if (ts.isObjectLiteralExpression(n)) return this.copiedShape(n);
     if (ts.isArrayLiteralExpression(n)) return this.arrayLiteralShape(n);
     if (ts.isConditionalExpression(n)) return this.shapeOf(n.whenTrue) ?? this.shapeOf(n.whenFalse);
-    if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+    if (ts.isBinaryExpression(n) && EITHER.has(n.operatorToken.kind)) {
       return this.shapeOf(n.left) ?? this.shapeOf(n.right);
     }
     return undefined;
@@ -480,6 +482,7 @@ export class DataFlow {
       if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
       if (target?.kind === 'array' && method === 'reduce') return this.callbackReturn(n.arguments[0]);
       if (target?.kind === 'keyed') return keyedMethod(target, method);
+      if (target?.kind === 'groups') return groupsMethod(target, method);
       if ((target?.kind === 'entries' || target?.kind === 'groupEntries') && ARRAY_OF_ARRAY.has(method)) return target;
       if ((target?.kind === 'entries' || target?.kind === 'groupEntries') && ELEMENT_OF_ARRAY.has(method)) return memberOf(target);
       const held = this.heldBy(n);
@@ -633,7 +636,8 @@ export class DataFlow {
         const declaration = node.initializer.declarations[0];
         if ((over?.kind === 'array' || over?.kind === 'keyed' || over?.kind === 'entries') && declaration) bindPattern(declaration.name, as(over, over.kind === 'array' ? 'resource' : 'pair'));
         if (over?.kind === 'arrays' && declaration) bindPattern(declaration.name, as(over, 'array'));
-        if (over?.kind === 'groupEntries' && declaration) bindPattern(declaration.name, as(over, 'groupPair'));
+        // A Map of groups iterates its `[key, records]` pairs.
+        if ((over?.kind === 'groupEntries' || over?.kind === 'groups') && declaration) bindPattern(declaration.name, as(over, 'groupPair'));
       }
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'then') {
         // fetch(...).then((r) => r.json()).then((body) => ...): the callback gets what the promise holds.
@@ -662,6 +666,13 @@ export class DataFlow {
         const item = node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) ? this.shapeOf(node.arguments[0]) : undefined;
         if (declaration && item?.kind === 'resource') learn(declaration, { ...item, kind: 'array' });
         else if (declaration && node.arguments[0] && ts.isObjectLiteralExpression(unwrap(node.arguments[0] as ts.Expression))) this.otherPushes.push(node);
+      }
+      // byGroup.get(key).push(record), (index[key] ??= []).push(record): records gathered in groups by a key.
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && GATHERING.has(node.expression.name.text)) {
+        const holder = groupHolder(node.expression.expression);
+        const declaration = holder && this.declarationOf(holder);
+        const item = node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) ? this.shapeOf(node.arguments[0]) : undefined;
+        if (declaration && item?.kind === 'resource') learn(declaration, as(item, 'groups'));
       }
       if (ts.isReturnStatement(node) && node.expression) {
         const fn = enclosingFunction(node);
@@ -781,6 +792,31 @@ function keyedMethod(target: Held, method: string): Shape | undefined {
   if (method === 'values') return as(target, 'array');
   if (method === 'entries') return as(target, 'entries');
   return undefined;
+}
+
+/** The same of a Map of groups: `get` an array of records, `values()` the arrays, `entries()` `[key, records]` pairs. */
+function groupsMethod(target: Held, method: string): Shape | undefined {
+  if (method === 'get') return as(target, 'array');
+  if (method === 'values') return as(target, 'arrays');
+  if (method === 'entries') return as(target, 'groupEntries');
+  return undefined;
+}
+
+/** The Map or object that `x.get(key)`, `x[key]`, `(x[key] ??= [])` reads a group from: `x`. */
+function groupHolder(group: ts.Expression): ts.Identifier | undefined {
+  let n = unwrap(group);
+  if (ts.isBinaryExpression(n) && isAssignmentToken(n.operatorToken.kind)) n = unwrap(n.left);
+  const holder =
+    ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'get' && n.arguments.length === 1
+      ? n.expression.expression
+      : ts.isElementAccessExpression(n)
+        ? n.expression
+        : undefined;
+  return holder && ts.isIdentifier(holder) ? holder : undefined;
+}
+
+function isAssignmentToken(kind: ts.SyntaxKind): boolean {
+  return kind === ts.SyntaxKind.QuestionQuestionEqualsToken || kind === ts.SyntaxKind.BarBarEqualsToken || kind === ts.SyntaxKind.EqualsToken;
 }
 
 /** Identifiers X of `X.id` in the holes of a URL template or concatenation. */

@@ -10,7 +10,7 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
-import { assignedValues } from '../src/codemod/syntax.js';
+import { assignedValues, isAssignment } from '../src/codemod/syntax.js';
 import { forEachNode, nodesOf, propertyKey } from './helpers.js';
 import { isTyped } from './file-helpers.js';
 
@@ -86,10 +86,6 @@ function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpressio
 /** `const { repositories } = limits` -> `const { repositories = 0 } = limits`. */
 function defaultPattern(ctx: TransformContext, pattern: ts.ObjectBindingPattern): void {
   for (const element of pattern.elements) if (!element.initializer && !element.dotDotDotToken) ctx.edit(element.name.end, element.name.end, ' = 0');
-}
-
-function isAssignment(kind: ts.SyntaxKind): boolean {
-  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
 
 /** Where `x ?? 0` needs no parentheses: an argument, a template hole, an initialiser, a returned value. */

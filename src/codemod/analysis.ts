@@ -330,7 +330,7 @@ export class Analysis {
           const value = ts.isPropertyAssignment(property) ? property.initializer : ts.isShorthandPropertyAssignment(property) ? property.name : undefined;
           const shape = value && file.flow.shapeOf(value);
           if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
-          if (!(this.checker.getTypeAtLocation(value!).flags & ts.TypeFlags.Any) || this.seenWhole(literal)) continue;
+          if (!this.saysNothing(this.checker.getTypeAtLocation(value!)) || this.seenWhole(literal)) continue;
           const member = property.name!.getText(file.sf);
           this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records are put in an object (${member}: ...), whose members migrate-v2 does not follow where they are read (id -> uid, createdAt -> createTime); migrate it by hand, or give the records a type`);
         }
@@ -347,10 +347,11 @@ export class Analysis {
    */
   private keepUntypedRecordsReturnedToImporters(): void {
     for (const file of this.files.values()) {
-      if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
       for (const fn of exportedFunctions(file.sf)) {
         const shape = file.flow.returnOf(fn);
         if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || !this.returnsUntyped(fn)) continue;
+        // Asked last: most files return no records, and the importers are found by the checker.
+        if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
         const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) ? fn.parent.name.getText(file.sf) : 'this function';
         this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: ${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (id -> uid, createdAt -> createTime); give ${name}() a return type naming the record type, or migrate it by hand`);
       }
@@ -375,15 +376,19 @@ export class Analysis {
   }
   private importTargets?: Set<ts.SourceFile>;
 
-  /** A function whose (awaited) return type says nothing of its records: `any`, `unknown`, `any[]`. */
+  /** A function whose (awaited) return type says nothing of its records. */
   private returnsUntyped(fn: ts.SignatureDeclaration): boolean {
     const signature = this.checker.getSignatureFromDeclaration(fn);
     if (!signature) return true;
     const returned = this.checker.getReturnTypeOfSignature(signature);
-    const type = this.checker.getAwaitedType(returned) ?? returned;
-    const says = (t: ts.Type) => !(t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown));
-    if (!says(type)) return true;
-    return this.checker.isArrayType(type) && !says(this.checker.getTypeArguments(type as ts.TypeReference)[0] ?? type);
+    return this.saysNothing(this.checker.getAwaitedType(returned) ?? returned);
+  }
+
+  /** A type that says nothing of the records it holds: `any`, `unknown`, or an array of them; no type's renames reach its reads. */
+  private saysNothing(type: ts.Type): boolean {
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
+    const element = this.checker.isArrayType(type) ? this.checker.getTypeArguments(type as ts.TypeReference)[0] : undefined;
+    return element !== undefined && this.saysNothing(element);
   }
 
   /** An object literal printed or serialised as it is, or handed to a v1 call: none of its members is read by name further on. */

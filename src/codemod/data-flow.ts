@@ -16,6 +16,7 @@ import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 import { hasModifier } from './module-shape.js';
 import { collectionCall, type CollectionCall } from './collection-library.js';
+import { isAssignment } from './syntax.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
@@ -805,7 +806,7 @@ function groupsMethod(target: Held, method: string): Shape | undefined {
 /** The Map or object that `x.get(key)`, `x[key]`, `(x[key] ??= [])` reads a group from: `x`. */
 function groupHolder(group: ts.Expression): ts.Identifier | undefined {
   let n = unwrap(group);
-  if (ts.isBinaryExpression(n) && isAssignmentToken(n.operatorToken.kind)) n = unwrap(n.left);
+  if (ts.isBinaryExpression(n) && isAssignment(n.operatorToken.kind)) n = unwrap(n.left);
   const holder =
     ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'get' && n.arguments.length === 1
       ? n.expression.expression
@@ -815,9 +816,6 @@ function groupHolder(group: ts.Expression): ts.Identifier | undefined {
   return holder && ts.isIdentifier(holder) ? holder : undefined;
 }
 
-function isAssignmentToken(kind: ts.SyntaxKind): boolean {
-  return kind === ts.SyntaxKind.QuestionQuestionEqualsToken || kind === ts.SyntaxKind.BarBarEqualsToken || kind === ts.SyntaxKind.EqualsToken;
-}
 
 /** Identifiers X of `X.id` in the holes of a URL template or concatenation. */
 function idHolders(url: ts.Expression): ts.Identifier[] {

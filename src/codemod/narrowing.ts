@@ -11,7 +11,7 @@
 import { ts } from 'ts-morph';
 import { nodesOf } from './file-nodes.js';
 import { unwrap } from './static-text.js';
-import { forEachNode } from './syntax.js';
+import { forEachNode, isAssignment } from './syntax.js';
 
 const CONDITIONS = [
   ts.SyntaxKind.IfStatement,
@@ -66,7 +66,7 @@ export function namesMaybeNarrowed(sf: ts.SourceFile): ReadonlySet<string> {
   }
   for (const node of nodes.of<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
     const operator = node.operatorToken.kind;
-    if (NARROWING_OPERATORS.has(operator) || (operator >= ts.SyntaxKind.FirstAssignment && operator <= ts.SyntaxKind.LastAssignment)) addNames(node, found);
+    if (NARROWING_OPERATORS.has(operator) || isAssignment(operator)) addNames(node, found);
   }
   for (const node of nodes.of<ts.TypeOfExpression>(ts.SyntaxKind.TypeOfExpression)) addNames(node, found);
   for (const node of nodes.of<ts.PrefixUnaryExpression>(ts.SyntaxKind.PrefixUnaryExpression)) addNames(node, found);

@@ -10,6 +10,11 @@ export function jsonPayload(body: ts.Expression): ts.Expression {
   return n;
 }
 
+/** `=`, `+=`, `??=` and the other assignment operators. */
+export function isAssignment(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+}
+
 /** The object literal a write's body is, written in place or in a const it names (`const minimal = { id, name }`). */
 export function bodyLiteral(body: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Expression {
   const payload = jsonPayload(body);

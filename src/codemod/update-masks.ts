@@ -6,7 +6,7 @@
  * doubles that must expect what the migrated call sends.
  */
 import { ts } from 'ts-morph';
-import { enclosingScope, jsonPayload, propertyKey } from './syntax.js';
+import { enclosingScope, isAssignment, jsonPayload, propertyKey } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 import type { FieldRule } from '../contract/index.js';
 
@@ -49,7 +49,7 @@ function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: t
   };
   const visit = (node: ts.Node): void => {
     if (node.pos >= call.call.pos) return;
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+    if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind)) {
       const key = rootKey(node.left);
       if (key) keys.add(key);
     } else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && ts.isPropertyAccessExpression(node.operand)) {

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, fieldsGoneInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, fieldRenames, fieldsGoneInV2, fieldsNewInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope } from '../src/codemod/syntax.js';
@@ -54,12 +54,22 @@ function noteGone(ctx: TransformContext, node: ts.PropertyAccessExpression): voi
 
 const PRECISE = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'timestamp-precision' && f.v1).map((f) => f.v1!)));
 
-/** Where a value is shown as it is: interpolated, concatenated, printed. */
+/** Calls that print or serialise their arguments as text: `console.log`, `JSON.stringify`, a response's `json`/`send`/`write`/`end`. */
+const TEXT_OUT = /^(console\.\w+|JSON\.stringify)$|\.(json|send|write|end)$/;
+
+/** Where a value is shown as it is: interpolated, concatenated, printed, or serialised in an object or array. */
 function shownWhole(node: ts.Expression): boolean {
-  const parent = node.parent;
-  if (ts.isTemplateSpan(parent)) return true;
-  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
-  return ts.isCallExpression(parent) && parent.arguments.includes(node) && /^console\.\w+$/.test(parent.expression.getText());
+  let value: ts.Node = node;
+  // `res.json({ lastSeen: identity.lastSeen })`: the value goes out as text inside the literals that hold it.
+  while (
+    (ts.isPropertyAssignment(value.parent) && value.parent.initializer === value) ||
+    ts.isObjectLiteralExpression(value.parent) ||
+    ts.isArrayLiteralExpression(value.parent)
+  ) value = value.parent;
+  const parent = value.parent;
+  if (value === node && ts.isTemplateSpan(parent)) return true;
+  if (value === node && ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
+  return ts.isCallExpression(parent) && parent.arguments.includes(value as ts.Expression) && TEXT_OUT.test(parent.expression.getText());
 }
 
 /** The v2 name of a v1 timestamp read shown whole, whose text changes with v2's precision. */
@@ -75,6 +85,50 @@ function notePrecision(ctx: TransformContext, shown: [ts.Node, string][]): void 
   const fields = [...new Set(shown.map(([, field]) => field))].join(', ');
   const places = shown.length === 1 ? 'here' : `in ${shown.length} places, the first here`;
   ctx.todo(shown[0]![0], `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}: this file shows ${fields} whole ${places}, and that text gets shorter (…:31.456796Z -> …:31.456Z)`);
+}
+
+/** What a record's own list of keys shows otherwise on v2, leaving out the keys a pattern names: '' when nothing. */
+function keyChanges(resource: ResourceContract, named: ReadonlySet<string> = new Set()): string {
+  const renamed = [...fieldRenames(resource)].filter(([v1, v2]) => !named.has(v1) && !named.has(v2)).map(([v1, v2]) => `${v1} -> ${v2}`);
+  const added = fieldsNewInV2(resource).filter((k) => !named.has(k));
+  const gone = [...fieldsGoneInV2(resource)].filter((k) => !named.has(k));
+  return [renamed.length ? `renames ${renamed.join(', ')}` : '', added.length ? `adds ${added.join(', ')}` : '', gone.length ? `drops ${gone.join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
+}
+
+const KEY_READERS = new Set(['keys', 'values', 'entries', 'getOwnPropertyNames']);
+
+function isKeyReader(ctx: TransformContext, call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  return ts.isPropertyAccessExpression(callee) && KEY_READERS.has(callee.name.text) && callee.expression.getText(ctx.sf) === 'Object';
+}
+
+/**
+ * `Object.keys(record)`, `for (const k in record)`: the record's keys read as they come, which no
+ * rename reaches. The read stays as it is, and migrates the record's keys with the rest: noted,
+ * since what it makes of them (a header, a copy, a count) changes.
+ */
+function noteKeysRead(ctx: TransformContext, node: ts.Node): void {
+  const target = ts.isForInStatement(node) ? node.expression : ts.isCallExpression(node) && isKeyReader(ctx, node) ? node.arguments[0] : undefined;
+  const shape = target && ctx.shapeOf(target);
+  const changes = shape?.kind === 'resource' ? keyChanges(shape.resource) : '';
+  if (!changes || shape?.kind !== 'resource') return;
+  const how = ts.isForInStatement(node) ? 'for...in' : (node as ts.CallExpression).expression.getText(ctx.sf);
+  ctx.todo(node, `${how} reads this ${shape.resource.singular} record's keys as they come: v2 ${changes}, and the code given them is not migrated; check what it makes of them`);
+}
+
+/** `const { id, ...rest } = record`: the rest holds the keys the pattern does not name, as the version shows them. */
+function noteRestOfRecord(ctx: TransformContext, pattern: ts.ObjectBindingPattern, resource: ResourceContract): void {
+  const rest = pattern.elements.find((e) => e.dotDotDotToken);
+  if (!rest) return;
+  const named = new Set(pattern.elements.flatMap((e) => bindingKey(e) ?? []));
+  for (const key of [...named]) {
+    const to = clientFieldRenames(resource).get(key);
+    if (to) named.add(to);
+  }
+  const changes = keyChanges(resource, named);
+  if (changes) ctx.todo(rest, `${rest.getText(ctx.sf)} holds the rest of this ${resource.singular} record as it comes: v2 ${changes} there, and the code given it is not migrated; check what it makes of them`);
 }
 
 /** `Omit<Group, 'id'>`, `Pick<Group, 'id' | 'name'>`: the keys name members of a type whose members are renamed. */
@@ -183,6 +237,7 @@ export const fieldRenamesTransform: Transform = {
     const shown: [ts.Node, string][] = [];
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
+      if (ts.isCallExpression(node) || ts.isForInStatement(node)) noteKeysRead(ctx, node);
       if (ts.isCallExpression(node) || ts.isBinaryExpression(node) || ts.isElementAccessExpression(node)) renameKeyTested(ctx, node);
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);
       if (ts.isObjectLiteralExpression(node)) renameLiteralKeys(ctx, node);
@@ -200,6 +255,7 @@ export const fieldRenamesTransform: Transform = {
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = destructuredShape(ctx, node);
         if (shape?.kind !== 'resource') return;
+        noteRestOfRecord(ctx, node, shape.resource);
         for (const element of node.elements) {
           const key = bindingKey(element);
           const to = key ? clientFieldRenames(shape.resource).get(key) : undefined;

@@ -11,7 +11,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
 import { assignedValues, isAssignment } from '../src/codemod/syntax.js';
-import { forEachNode, nodesOf, propertyKey } from './helpers.js';
+import { bindingKey, destructuredShape, forEachNode, nodesOf, propertyKey } from './helpers.js';
 import { isTyped } from './file-helpers.js';
 
 const ZERO_DEFAULT_FIELDS = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'int-map-zero-defaults' && f.v1).map((f) => f.v1!)));
@@ -138,22 +138,34 @@ function typedAsAlwaysThere(ctx: TransformContext, map: ts.Expression, keys: rea
  * updated, the map shown whole. A use that lets it go on (passed, returned) gets a note: a member
  * may be read there, out of sight; so does a name given another value, whose reads may not be the map's.
  */
-function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDeclaration, keys: readonly string[]): void {
+function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDeclaration | ts.BindingElement, keys: readonly string[]): void {
   const name = declaration.name.getText(ctx.sf);
   const zeroes = `v2 leaves a zero member of ${name} out where v1 showed 0 (${keys.join(', ') || 'its counts'})`;
-  if (assignedValues(declaration).length > 1) {
-    ctx.todo(declaration, `${zeroes}, and ${name} is given other values: default its members to 0 where they are the record's`);
-    return;
-  }
   const uses = nodesOf(ctx.sf)
     .of<ts.Identifier>(ts.SyntaxKind.Identifier)
     .filter((id) => id !== declaration.name && id.text === name && ctx.analysis.text.declarationOf(id) === declaration);
+  const reassigned = ts.isVariableDeclaration(declaration) ? assignedValues(declaration).length > 1 : uses.some((id) => ts.isBinaryExpression(id.parent) && id.parent.left === id && isAssignment(id.parent.operatorToken.kind));
+  if (reassigned) {
+    ctx.todo(declaration, `${zeroes}, and ${name} is given other values: default its members to 0 where they are the record's`);
+    return;
+  }
   for (const id of uses) {
     const p = id.parent;
     if ((ts.isPropertyAccessExpression(p) || (ts.isElementAccessExpression(p) && ts.isStringLiteral(p.argumentExpression))) && p.expression === id) defaultMember(ctx, p);
     else if (ts.isCallExpression(p) && p.arguments.includes(id) && SHOWN_BY.test(p.expression.getText(ctx.sf))) defaultShownMap(ctx, id, keys);
     else if (ts.isVariableDeclaration(p) && p.initializer === id && ts.isObjectBindingPattern(p.name)) defaultPattern(ctx, p.name);
     else if (!zeroesFirst(id, keys)) ctx.todo(id, `${zeroes}: where ${name} goes on from here, a member read gets undefined; default it to 0 there`);
+  }
+}
+
+/** The maps a pattern takes from a record by their field's name, read through the names they are bound to. */
+function defaultBoundMaps(ctx: TransformContext, pattern: ts.ObjectBindingPattern): void {
+  const bound = pattern.elements.filter((e) => ts.isIdentifier(e.name) && ZERO_DEFAULT_FIELDS.has(bindingKey(e) ?? ''));
+  const shape = bound.length > 0 ? destructuredShape(ctx, pattern) : undefined;
+  if (shape?.kind !== 'resource') return;
+  for (const element of bound) {
+    const keys = knownKeys(shape.resource, bindingKey(element)!);
+    if (keys) defaultThroughName(ctx, element, keys);
   }
 }
 
@@ -218,6 +230,11 @@ export const zeroDefaults: Transform = {
       // `const { repositories } = group.resourceLimits`
       if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && zeroDefaultMap(ctx, node.initializer)) {
         defaultPattern(ctx, node.name);
+        return;
+      }
+      // `const { name, resourceLimits } = group`, `({ resourceLimits: limits }) => ...`: the map under the name it is bound to.
+      if (ts.isObjectBindingPattern(node)) {
+        defaultBoundMaps(ctx, node);
         return;
       }
       // `const limits = group.resourceLimits`: the map under another name.

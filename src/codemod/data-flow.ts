@@ -70,6 +70,17 @@ function bodyShape(call: V1Call): Shape | undefined {
   }
 }
 
+/** The nodes a pass of the flow learns from (propagate): declarations, assignments, calls, loops, returns. */
+const LEARNING_KINDS = [
+  ts.SyntaxKind.VariableDeclaration,
+  ts.SyntaxKind.PropertyDeclaration,
+  ts.SyntaxKind.BinaryExpression,
+  ts.SyntaxKind.CallExpression,
+  ts.SyntaxKind.ForOfStatement,
+  ts.SyntaxKind.ReturnStatement,
+  ts.SyntaxKind.ArrowFunction,
+];
+
 export class DataFlow {
   private readonly declared = new Map<ts.Declaration, Shape>();
   /** `list.push({ ... })` of an object literal: a row that is no API record, if the list gathers records. */
@@ -158,7 +169,7 @@ export class DataFlow {
     if (this.feeds) return this.feeds;
     this.feeds = new Map();
     const functions = new Map<ts.Declaration, { fn: ts.SignatureDeclaration; uses: Use[]; open: boolean }>();
-    for (const node of nodesOf(this.sf).all) {
+    for (const node of nodesOf(this.sf).ofKinds(ts.SyntaxKind.FunctionDeclaration, ts.SyntaxKind.VariableDeclaration)) {
       if (ts.isFunctionDeclaration(node) && node.name && node.body) functions.set(node, { fn: node, uses: [], open: hasModifier(node, ts.SyntaxKind.ExportKeyword) });
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
         functions.set(node, { fn: node.initializer, uses: [], open: hasModifier(node.parent.parent, ts.SyntaxKind.ExportKeyword) });
@@ -610,7 +621,7 @@ export class DataFlow {
         if (declaration && !this.answersUnplaced(declaration)) learn(declaration, { kind: 'resource', resource: resourceOf(kind), call, weak: true }, true);
       }
     }
-    for (const node of nodesOf(this.sf).all) {
+    for (const node of nodesOf(this.sf).ofKinds(...LEARNING_KINDS)) {
       if (ts.isVariableDeclaration(node) && node.initializer) {
         // `const [groupsRes, reposRes] = await Promise.all([fetch(a), fetch(b)])`: each name holds its own call's value.
         const pattern = node.name;

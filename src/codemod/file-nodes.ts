@@ -9,6 +9,7 @@ export class FileNodes {
   /** Every node, the file first, in walk order. */
   readonly all: readonly ts.Node[];
   private readonly kinds = new Map<ts.SyntaxKind, ts.Node[]>();
+  private readonly mixes = new Map<string, readonly ts.Node[]>();
 
   constructor(sf: ts.SourceFile) {
     const all: ts.Node[] = [];
@@ -30,6 +31,20 @@ export class FileNodes {
       }
     }
     return (this.kinds.get(kind) ?? NONE) as T[];
+  }
+
+  /**
+   * The nodes of any of these kinds, in walk order: for a pass whose learning follows the order of
+   * the file but reads a few kinds only (most nodes are names and accesses it would test and skip).
+   */
+  ofKinds(...kinds: ts.SyntaxKind[]): readonly ts.Node[] {
+    const key = kinds.join();
+    let list = this.mixes.get(key);
+    if (!list) {
+      const wanted = new Set(kinds);
+      this.mixes.set(key, (list = this.all.filter((node) => wanted.has(node.kind))));
+    }
+    return list;
   }
 }
 

@@ -77,7 +77,8 @@ export class TypeEvidence {
       if (predicate && ts.isTypePredicateNode(predicate) && predicate.parameterName.getText() === parameter) attach(predicate.type, shape);
     }
     // A value's shape is asked only where a written type could take it: the checker is the cost.
-    for (const node of nodesOf(sf).all) {
+    const typedPlaces = [ts.SyntaxKind.AsExpression, ts.SyntaxKind.SatisfiesExpression, ts.SyntaxKind.TypeAssertionExpression, ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.ReturnStatement, ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.CallExpression];
+    for (const node of nodesOf(sf).ofKinds(...typedPlaces)) {
       if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !ts.isConstTypeReference(node.type)) attach(node.type, shapeOf(node.expression));
       else if (ts.isVariableDeclaration(node) && node.type && node.initializer) attach(node.type, shapeOf(node.initializer));
       else if (ts.isReturnStatement(node) && node.expression) {

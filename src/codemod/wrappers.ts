@@ -401,7 +401,8 @@ export class Wrappers {
       if (symbol && f && (ts.isArrowFunction(f) || ts.isFunctionExpression(f))) out.set(symbol, [...(out.get(symbol) ?? []), f]);
     };
     for (const sf of this.files) {
-      for (const node of nodesOf(sf).all) {
+      const declaring = [ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.FunctionDeclaration, ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.FunctionExpression, ts.SyntaxKind.MethodDeclaration];
+      for (const node of nodesOf(sf).ofKinds(...declaring)) {
         if (ts.isVariableDeclaration(node)) add(node.type, node.initializer);
         if ((ts.isFunctionDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node)) && node.type) {
           const returned = returnedExpressions(node);

@@ -88,6 +88,11 @@ export function fieldsGoneInV2(resource: ResourceContract): ReadonlySet<string> 
   return new Set(resource.fields.filter((f) => f.v1 && !f.v2 && !f.reference).map((f) => f.v1!));
 }
 
+/** Fields v2 shows that v1 did not, in v2's names. */
+export function fieldsNewInV2(resource: ResourceContract): string[] {
+  return resource.fields.filter((f) => f.v2 && !f.v1).map((f) => f.v2!);
+}
+
 /** Fields an update may change, in the version's names. */
 export function mutableFields(resource: ResourceContract, version: ApiVersion): string[] {
   return resource.fields.filter((f) => f.access === 'mutable' && f[version]).map((f) => f[version]!);

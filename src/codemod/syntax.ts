@@ -51,6 +51,12 @@ export function enclosingScope(node: ts.Node): ts.Node | undefined {
   return undefined;
 }
 
+/** Whether an expression awaits something itself (an `await` outside any function nested in it). */
+export function awaitsItself(node: ts.Node): boolean {
+  const find = (n: ts.Node): boolean => ts.isAwaitExpression(n) || (!ts.isFunctionLike(n) && ts.forEachChild(n, find) === true);
+  return find(node);
+}
+
 export function forEachNode(root: ts.Node, visit: (node: ts.Node) => void): void {
   if (ts.isSourceFile(root)) {
     for (const node of nodesOf(root).all) visit(node);

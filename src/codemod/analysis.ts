@@ -88,12 +88,14 @@ export class Analysis {
     this.keepAnswersTheFlowLoses();
     this.keepRecordsHandedOutOfSight();
     this.keepUntypedRecordsPutInObjects();
+    this.keepUntypedRecordsMixedInLists();
+    this.keepUntypedRecordsPutInMembers();
     this.keepUntypedRecordsReturnedToImporters();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
     // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
     this.settle(4);
-    for (const file of this.files.values()) file.flow.typesChanged();
+    for (const file of this.files.values()) file.flow.typesSettled();
   }
 
   /** Gathers type evidence and plans paths, keeping calls on v1, until a round keeps none. */
@@ -339,6 +341,48 @@ export class Analysis {
   }
 
   /**
+   * `acc.oldest = identity` on an accumulator, `res.locals.group = g`: records put in a member of a
+   * value the flow does not follow, read later through it (`acc.oldest.createdAt`). Untyped, the
+   * call stays on v1 with a note; a member the flow follows (a class field, an index by key) is read
+   * as the records.
+   */
+  private keepUntypedRecordsPutInMembers(): void {
+    for (const file of this.files.values()) {
+      for (const assignment of nodesOf(file.sf).of<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
+        const target = assignment.left;
+        if (assignment.operatorToken.kind !== ts.SyntaxKind.EqualsToken || !(ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target))) continue;
+        const shape = file.flow.shapeOf(assignment.right);
+        if (!shape?.call || !('resource' in shape) || shape.kind === 'envelope' || !this.plan.migrates(shape.call) || file.flow.shapeOf(target)) continue;
+        if (!this.saysNothing(this.checker.getTypeAtLocation(assignment.right))) continue;
+        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records are put in ${target.getText(file.sf)}, which migrate-v2 does not follow where it is read (id -> uid, createdAt -> createTime); migrate it by hand, or give the records a type`);
+      }
+    }
+  }
+
+  /**
+   * `[...groups.map(...), ...repos.map(...)]`, `[group, 'label']`: records put in one list with
+   * records of another kind or with other values. The flow follows a list of one kind only; the
+   * reads of this one (`rows.sort((a, b) => a.id.localeCompare(b.id))`) would keep v1's names. Untyped, the
+   * calls stay on v1 with a note; typed, the types carry the renames.
+   */
+  private keepUntypedRecordsMixedInLists(): void {
+    for (const file of this.files.values()) {
+      for (const literal of nodesOf(file.sf).of<ts.ArrayLiteralExpression>(ts.SyntaxKind.ArrayLiteralExpression)) {
+        if (literal.elements.length < 2 || file.flow.shapeOf(literal) || this.seenWhole(literal)) continue;
+        const held = literal.elements.flatMap((e) => {
+          const value = ts.isSpreadElement(e) ? e.expression : e;
+          const shape = file.flow.shapeOf(value);
+          return shape?.call && 'resource' in shape && shape.kind !== 'envelope' && this.plan.migrates(shape.call) && this.saysNothing(this.checker.getTypeAtLocation(value)) ? [shape] : [];
+        });
+        const kinds = [...new Set(held.map((h) => h.resource.v2.collection))].join(' and ');
+        for (const { call } of held) {
+          this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} stays on v1: its records are put in one list with ${held.length > 1 && kinds.includes(' and ') ? `the records of ${kinds}` : 'other values'}, which migrate-v2 does not follow where it is read (id -> uid, createdAt -> createTime); migrate it by hand, or give the records a type`);
+        }
+      }
+    }
+  }
+
+  /**
    * `export async function listGroups() { ...; return body.items; }` read in another module of the
    * run (`groups.filter((g) => g.id...)`): the flow follows a function's records to its callers in
    * its own file only, and the type to every reader only where the function's type names a record
@@ -392,7 +436,7 @@ export class Analysis {
   }
 
   /** An object literal printed or serialised as it is, or handed to a v1 call: none of its members is read by name further on. */
-  private seenWhole(literal: ts.ObjectLiteralExpression): boolean {
+  private seenWhole(literal: ts.ObjectLiteralExpression | ts.ArrayLiteralExpression): boolean {
     for (let n: ts.Node = literal; n.parent && !ts.isFunctionLike(n.parent) && !ts.isStatement(n.parent); n = n.parent) {
       const p = n.parent;
       if (ts.isCallExpression(p) && (this.isV1Call(p) || /^(console\.\w+|JSON\.stringify)$/.test(p.expression.getText()))) return true;

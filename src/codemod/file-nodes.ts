@@ -41,8 +41,9 @@ export class FileNodes {
     const key = kinds.join();
     let list = this.mixes.get(key);
     if (!list) {
-      const wanted = new Set(kinds);
-      this.mixes.set(key, (list = this.all.filter((node) => wanted.has(node.kind))));
+      const wanted = new Uint8Array(ts.SyntaxKind.Count);
+      for (const kind of kinds) wanted[kind] = 1;
+      this.mixes.set(key, (list = this.all.filter((node) => wanted[node.kind] === 1)));
     }
     return list;
   }

@@ -52,23 +52,57 @@ function noteGone(ctx: TransformContext, node: ts.PropertyAccessExpression): voi
   }
 }
 
-const PRECISE = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'timestamp-precision' && f.v1).map((f) => f.v1!)));
+/** A v1 timestamp whose text v2 shortens, by the v2 name a read of it takes (its own, or a uniform rename's: a repo's `createdAt` is read as `createTime`). */
+function preciseField(resource: ResourceContract, name: string): string | undefined {
+  const v2 = clientFieldRenames(resource).get(name) ?? name;
+  return resource.fields.find((f) => f.v2 === v2 && f.v1 && f.normalise === 'timestamp-precision')?.v2;
+}
+
+/** Names whose reads may be such timestamps, before and after the renames (a second run reads the v2 names). */
+const PRECISE = new Set(RESOURCES.flatMap((r) => [...renamedFieldNames(), ...r.fields.flatMap((f) => [f.v1, f.v2])].filter((name): name is string => name !== undefined && preciseField(r, name) !== undefined)));
 
 /** Calls that print or serialise their arguments as text: `console.log`, `JSON.stringify`, a response's `json`/`send`/`write`/`end`. */
 const TEXT_OUT = /^(console\.\w+|JSON\.stringify)$|\.(json|send|write|end)$/;
 
-/** Where a value is shown as it is: interpolated, concatenated, printed, or serialised in an object or array. */
+/** `a || b`, `a ?? b`, `c ? a : b`, `(a)`: the value read goes on as it is. */
+function passedOnWhole(value: ts.Node): boolean {
+  const p = value.parent;
+  if (ts.isParenthesizedExpression(p)) return true;
+  if (ts.isBinaryExpression(p)) return p.operatorToken.kind === ts.SyntaxKind.BarBarToken || p.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken;
+  return ts.isConditionalExpression(p) && p.condition !== value;
+}
+
+/** `{ seen: i.lastSeen }`, `[i.createdAt]`: held whole in a literal, which goes on as data. */
+function heldInLiteral(value: ts.Node): boolean {
+  const p = value.parent;
+  return (ts.isPropertyAssignment(p) && p.initializer === value) || ts.isArrayLiteralExpression(p);
+}
+
+/** A callback other than map's (`sortBy(xs, (i) => i.createdAt)`, `maxBy`, `sort`): what it returns picks or orders, it is not shown. */
+function givenToPick(node: ts.Node): boolean {
+  const fn = enclosingScope(node);
+  // `_.orderBy(items, [(i) => i.updateTime, (i) => i.uid])`: callbacks in a list given to the call.
+  let given: ts.Node | undefined = fn;
+  while (given && ts.isArrayLiteralExpression(given.parent)) given = given.parent;
+  const call = given?.parent;
+  if (!given || !call || !ts.isCallExpression(call) || !call.arguments.includes(given as ts.Expression)) return false;
+  const callee = ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : call.expression.getText();
+  return !/^(map|flatMap|then)$/.test(callee);
+}
+
+/**
+ * Where a value is shown or handed on as it is: interpolated, concatenated, printed, serialised,
+ * returned, or held in an object or array (which goes on as data); not where it is cut, parsed or
+ * compared.
+ */
 function shownWhole(node: ts.Expression): boolean {
   let value: ts.Node = node;
-  // `res.json({ lastSeen: identity.lastSeen })`: the value goes out as text inside the literals that hold it.
-  while (
-    (ts.isPropertyAssignment(value.parent) && value.parent.initializer === value) ||
-    ts.isObjectLiteralExpression(value.parent) ||
-    ts.isArrayLiteralExpression(value.parent)
-  ) value = value.parent;
+  while (passedOnWhole(value)) value = value.parent;
+  if (heldInLiteral(value)) return true;
   const parent = value.parent;
-  if (value === node && ts.isTemplateSpan(parent)) return true;
-  if (value === node && ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
+  if (ts.isTemplateSpan(parent)) return true;
+  if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === value)) return !givenToPick(ts.isReturnStatement(parent) ? parent : parent.body);
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
   return ts.isCallExpression(parent) && parent.arguments.includes(value as ts.Expression) && TEXT_OUT.test(parent.expression.getText());
 }
 
@@ -76,7 +110,7 @@ function shownWhole(node: ts.Expression): boolean {
 function shownTimestamp(ctx: TransformContext, node: ts.PropertyAccessExpression): string | undefined {
   if (!shownWhole(node)) return undefined;
   const shape = ctx.shapeOf(node.expression);
-  return shape?.kind === 'resource' ? shape.resource.fields.find((f) => f.v1 === node.name.text && f.normalise === 'timestamp-precision')?.v2 : undefined;
+  return shape?.kind === 'resource' ? preciseField(shape.resource, node.name.text) : undefined;
 }
 
 /** One note per file, at the first timestamp shown whole: one per line would bury the rest of the review. */

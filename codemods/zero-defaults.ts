@@ -160,12 +160,15 @@ function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDecla
 
 /** The maps a pattern takes from a record by their field's name, read through the names they are bound to. */
 function defaultBoundMaps(ctx: TransformContext, pattern: ts.ObjectBindingPattern): void {
-  const bound = pattern.elements.filter((e) => ts.isIdentifier(e.name) && ZERO_DEFAULT_FIELDS.has(bindingKey(e) ?? ''));
+  const bound = pattern.elements.filter((e) => ZERO_DEFAULT_FIELDS.has(bindingKey(e) ?? ''));
   const shape = bound.length > 0 ? destructuredShape(ctx, pattern) : undefined;
   if (shape?.kind !== 'resource') return;
   for (const element of bound) {
     const keys = knownKeys(shape.resource, bindingKey(element)!);
-    if (keys) defaultThroughName(ctx, element, keys);
+    if (!keys) continue;
+    // `{ resourceLimits: { clusters } }`: its members taken apart in place.
+    if (ts.isObjectBindingPattern(element.name)) defaultPattern(ctx, element.name);
+    else if (ts.isIdentifier(element.name)) defaultThroughName(ctx, element, keys);
   }
 }
 

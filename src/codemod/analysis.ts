@@ -4,7 +4,7 @@
  * the path edits that follow from them. Transforms only read it.
  */
 import { ts } from 'ts-morph';
-import { CallPlan, type UseIndex } from './call-plan.js';
+import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { DataFlow, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
@@ -14,7 +14,7 @@ import { placeOf } from './places.js';
 import { writtenRecords } from './syntax.js';
 import { literalKey, namedKeyOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -265,7 +265,7 @@ export class Analysis {
           .map((e) => file.flow.shapeOf(e))
           .flatMap((shape) => (shape?.kind === 'resource' && shape.call && !this.plan.migrates(shape.call) ? [shape.call] : []))[0];
         if (!read) continue;
-        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: its body is a record of the ${read.resource.singular} ${read.operation} (${placeOf(read.call, call.call.getSourceFile())}), which stays on v1, and carries v1's field names`);
+        this.plan.demote(call, `${staysOnV1(call)}: its body is a record of the ${read.resource.singular} ${read.operation} (${placeOf(read.call, call.call.getSourceFile())}), which stays on v1, and carries v1's field names`);
         kept = true;
       }
     }
@@ -284,7 +284,7 @@ export class Analysis {
         if (!shape?.call || shape.kind !== 'resource' || !this.plan.migrates(shape.call)) continue;
         const to = clientFieldRenames(shape.resource).get(text);
         const key = named!.key.getText(file.sf);
-        if (to) this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records' field ${text} is named by ${key}, held apart from the record, and v2 names it ${to}; migrate-v2 does not rewrite such names; migrate them by hand`);
+        if (to) this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records' field ${text} is named by ${key}, held apart from the record, and v2 names it ${to}; migrate-v2 does not rewrite such names; migrate them by hand`);
       }
     }
   }
@@ -296,7 +296,7 @@ export class Analysis {
         const lost = this.plan.migrates(call) ? lostAnswer(call.call, file.flow) : undefined;
         // A delete's parsed answer is {} on both versions (deletes.ts reads v2's empty body so): nothing is lost with it.
         if (!lost || (call.operation === 'delete' && lost.parsed)) continue;
-        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: its answer ${lost.why}, and migrate-v2 does not follow it there (its fields, envelope and pages); migrate it by hand`);
+        this.plan.demote(call, `${staysOnV1(call)}: its answer ${lost.why}, and migrate-v2 does not follow it there (its fields, envelope and pages); migrate it by hand`);
       }
     }
   }
@@ -314,7 +314,7 @@ export class Analysis {
         if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
         const shape = file.flow.shapeOf(library.collection);
         if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
-        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, id -> uid, createdAt -> createTime); migrate it by hand`);
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesNamed(shape.call.resource)}); migrate it by hand`);
       }
     }
   }
@@ -334,7 +334,7 @@ export class Analysis {
           if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
           if (!this.saysNothing(this.checker.getTypeAtLocation(value!)) || this.seenWhole(literal)) continue;
           const member = property.name!.getText(file.sf);
-          this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records are put in an object (${member}: ...), whose members migrate-v2 does not follow where they are read (id -> uid, createdAt -> createTime); migrate it by hand, or give the records a type`);
+          this.plan.demote(shape.call, recordsOutOfSight(shape.call, `in an object (${member}: ...), whose members`));
         }
       }
     }
@@ -354,7 +354,7 @@ export class Analysis {
         const shape = file.flow.shapeOf(assignment.right);
         if (!shape?.call || !('resource' in shape) || shape.kind === 'envelope' || !this.plan.migrates(shape.call) || file.flow.shapeOf(target)) continue;
         if (!this.saysNothing(this.checker.getTypeAtLocation(assignment.right))) continue;
-        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: its records are put in ${target.getText(file.sf)}, which migrate-v2 does not follow where it is read (id -> uid, createdAt -> createTime); migrate it by hand, or give the records a type`);
+        this.plan.demote(shape.call, recordsOutOfSight(shape.call, `in ${target.getText(file.sf)}, which`));
       }
     }
   }
@@ -376,7 +376,7 @@ export class Analysis {
         });
         const kinds = [...new Set(held.map((h) => h.resource.v2.collection))].join(' and ');
         for (const { call } of held) {
-          this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} stays on v1: its records are put in one list with ${held.length > 1 && kinds.includes(' and ') ? `the records of ${kinds}` : 'other values'}, which migrate-v2 does not follow where it is read (id -> uid, createdAt -> createTime); migrate it by hand, or give the records a type`);
+          this.plan.demote(call!, recordsOutOfSight(call!, `in one list with ${kinds.includes(' and ') ? `the records of ${kinds}` : 'other values'}, which`));
         }
       }
     }
@@ -397,7 +397,7 @@ export class Analysis {
         // Asked last: most files return no records, and the importers are found by the checker.
         if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
         const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) ? fn.parent.name.getText(file.sf) : 'this function';
-        this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} stays on v1: ${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (id -> uid, createdAt -> createTime); give ${name}() a return type naming the record type, or migrate it by hand`);
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesNamed(shape.call.resource)}); give ${name}() a return type naming the record type, or migrate it by hand`);
       }
     }
   }
@@ -529,7 +529,7 @@ export class Analysis {
     const keep = (call: V1Call, resource: ResourceContract, field: string, read?: string): void => {
       if (!this.plan.migrates(call)) return;
       const what = read ? `${field} of ${read}, a type the ${call.resource.kind} records it answers have too,` : `${field} of the ${resource.kind} records it answers,`;
-      this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: the program reads ${what} and v2beta1's ${resource.kind} has no ${field}; find it elsewhere or drop the read, then migrate`);
+      this.plan.demote(call, `${staysOnV1(call)}: the program reads ${what} and v2beta1's ${resource.kind} has no ${field}; find it elsewhere or drop the read, then migrate`);
       demoted = true;
     };
     for (const file of this.files.values()) {
@@ -559,7 +559,7 @@ export class Analysis {
     const v2 = clientFieldRenames(shape.resource).get(node.name.text) ?? node.name.text;
     if (shape.hydrated.includes(v2)) return false;
     const call = shape.call;
-    this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: the program reads ${node.name.text} of the ${shape.resource.singular} each ${call.resource.singular} names, and v2beta1 gives that ${shape.resource.singular} with ${shape.hydrated.join(', ')} only; read the ${shape.resource.singular} by its uid, then migrate`);
+    this.plan.demote(call, `${staysOnV1(call)}: the program reads ${node.name.text} of the ${shape.resource.singular} each ${call.resource.singular} names, and v2beta1 gives that ${shape.resource.singular} with ${shape.hydrated.join(', ')} only; read the ${shape.resource.singular} by its uid, then migrate`);
     return true;
   }
 
@@ -604,7 +604,7 @@ export class Analysis {
       this.sharedTypes.set(container, why);
       for (const call of v1Calls) {
         if (!this.plan.migrates(call)) continue;
-        this.plan.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: ${why}`);
+        this.plan.demote(call, `${staysOnV1(call)}: ${why}`);
         demoted = true;
       }
     }
@@ -776,4 +776,14 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
+}
+
+/** The renames of a kind's fields a note names, as the contract gives them: `id -> uid, lastUpdated -> updateTime`. */
+function renamesNamed(resource: ResourceContract): string {
+  return [...fieldRenames(resource)].map(([v1, v2]) => `${v1} -> ${v2}`).join(', ');
+}
+
+/** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
+function recordsOutOfSight(call: V1Call, where: string): string {
+  return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesNamed(call.resource)}); migrate it by hand, or give the records a type`;
 }

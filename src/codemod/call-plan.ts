@@ -275,7 +275,7 @@ export class CallPlan {
         this.baseRewrites.set(node, node.getText().replace(use.base.name, use.base.v2!));
         continue;
       }
-      for (const call of migrating) this.demote(call, `this ${call.resource.singular} ${call.operation} stays on v1: ${why}`);
+      for (const call of migrating) this.demote(call, `${staysOnV1(call)}: ${why}`);
       demoted = true;
     }
     return demoted;
@@ -317,4 +317,9 @@ function unquote(source: string, literal: PathLiteral): string {
   const head = 1;
   const tail = ts.isTemplateHead(literal) || ts.isTemplateMiddle(literal) ? 2 : 1;
   return source.slice(head, source.length - tail);
+}
+
+/** The start of a note on a call kept on v1: `this group list stays on v1`. */
+export function staysOnV1(call: V1Call): string {
+  return `this ${call.resource.singular} ${call.operation} stays on v1`;
 }

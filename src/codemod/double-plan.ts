@@ -8,7 +8,7 @@
  */
 import { ts } from 'ts-morph';
 import { hasV1Path, RESOURCES, collectionBase, type ResourceContract } from '../contract/index.js';
-import type { CallPlan } from './call-plan.js';
+import { staysOnV1, type CallPlan } from './call-plan.js';
 import type { Shape } from './data-flow.js';
 import { isRecording, jsonLoadOf, jsonLoadsIn, parseData, recordedRoutes, type DataAccess, type DataFile, type RecordedRoute } from './data-files.js';
 import type { Reply } from './double-replies.js';
@@ -413,7 +413,7 @@ export class DoublePlan {
       for (const d of merged) groups.set(d, merged);
     }
     for (const d of this.decisions) {
-      if (d.why) for (const c of d.served) this.a.plan.demote(c, `this ${c.resource.singular} ${c.operation} stays on v1 with its test double, the ${describeDouble(d.double)} (${placeOf(d.double.node, c.call.getSourceFile())}), which migrate-v2 cannot migrate with it: ${d.why}`);
+      if (d.why) for (const c of d.served) this.a.plan.demote(c, `${staysOnV1(c)} with its test double, the ${describeDouble(d.double)} (${placeOf(d.double.node, c.call.getSourceFile())}), which migrate-v2 cannot migrate with it: ${d.why}`);
     }
     for (const group of new Set(groups.values())) {
       const served = [...new Set([...group].flatMap((d) => [...d.served, ...(d.served.length > 0 ? (d.sharing ?? []) : [])]))];

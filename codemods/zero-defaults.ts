@@ -21,11 +21,18 @@ const SHOWN_BY = /^(JSON\.stringify|Object\.(entries|keys|values)|console\.\w+|S
 
 /** `group.resourceLimits` where `group` is a record of a call that migrates: the field's known members. */
 function zeroDefaultMap(ctx: TransformContext, node: ts.Expression): readonly string[] | undefined {
-  const n = unwrap(node);
+  const n = withoutFallback(unwrap(node));
   const name = ts.isPropertyAccessExpression(n) ? n.name.text : ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression) ? n.argumentExpression.text : undefined;
   if (!name || !ZERO_DEFAULT_FIELDS.has(name)) return undefined;
   const shape = ctx.shapeOf((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   return shape?.kind === 'resource' ? knownKeys(shape.resource, name) : undefined;
+}
+
+/** `group.resourceLimits ?? {}`, `limits || {}`: the map, or what stands in for it (which lacks the same members). */
+function withoutFallback(node: ts.Expression): ts.Expression {
+  let n = node;
+  while (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) n = unwrap(n.left);
+  return n;
 }
 
 function knownKeys(resource: ResourceContract, field: string): readonly string[] | undefined {
@@ -194,7 +201,7 @@ function zeroesFirst(map: ts.Expression, keys: readonly string[]): boolean {
  */
 function defaultReadWhole(ctx: TransformContext, map: ts.PropertyAccessExpression | ts.ElementAccessExpression, keys: readonly string[]): void {
   let n: ts.Node = map;
-  while (ts.isParenthesizedExpression(n.parent) || ts.isNonNullExpression(n.parent)) n = n.parent;
+  while (ts.isParenthesizedExpression(n.parent) || ts.isNonNullExpression(n.parent) || (ts.isBinaryExpression(n.parent) && n.parent.left === n && withoutFallback(n.parent) !== n.parent)) n = n.parent;
   const p = n.parent;
   const readOnce =
     (ts.isBinaryExpression(p) && p.right === n && p.operatorToken.kind === ts.SyntaxKind.InKeyword) ||

@@ -78,6 +78,7 @@ const LEARNING_KINDS = [
   ts.SyntaxKind.CallExpression,
   ts.SyntaxKind.ForOfStatement,
   ts.SyntaxKind.ReturnStatement,
+  ts.SyntaxKind.YieldExpression,
   ts.SyntaxKind.ArrowFunction,
 ];
 
@@ -776,6 +777,16 @@ export class DataFlow {
           changed = true;
         }
       }
+      // `yield record`, `yield* records` in a generator: what iterating its calls gives, as a list of it.
+      if (ts.isYieldExpression(node) && node.expression) {
+        const fn = enclosingFunction(node);
+        const shape = this.shapeOf(node.expression);
+        const gives = !shape ? undefined : node.asteriskToken ? (shape.kind === 'array' ? shape : undefined) : arrayOf(shape);
+        if (fn && gives && !this.returns.has(fn)) {
+          this.returns.set(fn, gives);
+          changed = true;
+        }
+      }
       if (ts.isArrowFunction(node) && !ts.isBlock(node.body) && !this.returns.has(node)) {
         const shape = this.shapeOf(node.body);
         if (shape) {
@@ -878,8 +889,10 @@ function callbackParameters(method: string, over: Held, callback: ts.ArrowFuncti
   if (!first || !element) return [];
   if (over.kind === 'keyed') return [[first, element]];
   const out = elementParameters(method, callback).map((p): [ts.ParameterDeclaration, Shape] => [p, element]);
-  // Without an initial value the first element is the first accumulator.
-  const accumulator = method === 'reduce' && (initial ?? ((callback.parent as ts.CallExpression).arguments.length < 2 ? element : undefined));
+  // Without an initial value, or starting from none (`reduce((a, b) => (a?.createdAt > b.createdAt ? a : b), null)`), it holds elements.
+  const start = (callback.parent as ts.CallExpression).arguments[1];
+  const none = !start || start.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(start) && start.text === 'undefined');
+  const accumulator = method === 'reduce' && (initial ?? (none ? element : undefined));
   if (accumulator) out.push([first, accumulator]);
   return out;
 }

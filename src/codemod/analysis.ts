@@ -5,7 +5,7 @@
  */
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
-import { DataFlow, type Held, type Shape } from './data-flow.js';
+import { answersAFunction, CALLBACK_OVER_ELEMENTS, DataFlow, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
@@ -90,6 +90,7 @@ export class Analysis {
     this.keepUntypedRecordsPutInObjects();
     this.keepUntypedRecordsMixedInLists();
     this.keepUntypedRecordsPutInMembers();
+    this.keepRecordsGivenBackUnfollowed();
     this.keepUntypedRecordsReturnedToImporters();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
@@ -357,6 +358,78 @@ export class Analysis {
         this.plan.demote(shape.call, recordsOutOfSight(shape.call, `in ${target.getText(file.sf)}, which`));
       }
     }
+  }
+
+  /**
+   * Records a function gives back where the flow does not follow them: a helper of the file handed
+   * records of several kinds (or other values) that gives back what it is handed (`collect(it)`,
+   * `take(it, n)`), or a function returning records handed to another whose answer is read
+   * (`memo(async (id) => ...)`, `retry(() => listGroups())`). The calls stay on v1 with a note.
+   */
+  private keepRecordsGivenBackUnfollowed(): void {
+    for (const file of this.files.values()) {
+      for (const [parameter, held] of file.flow.mixedParameters()) {
+        // Records of one kind beside values of the program's own (a test's rows) are read as before: only kinds mixed are lost.
+        if (new Set(held.map((h) => h.resource)).size < 2 || !this.givesBack(parameter)) continue;
+        for (const { call } of held) {
+          this.plan.demote(call!, `${staysOnV1(call!)}: its records pass through ${describeParameter(parameter)}, which is handed records of other kinds too and gives them back, where migrate-v2 does not follow them (${renamesNamed(call!.resource)}); migrate them by hand`);
+        }
+      }
+      for (const fn of nodesOf(file.sf).ofKinds(ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.FunctionExpression)) {
+        const call = fn.parent;
+        if (!ts.isCallExpression(call) || !call.arguments.includes(fn as ts.Expression)) continue;
+        const shape = file.flow.returnOf(fn);
+        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || followsCallbacks(call) || file.flow.collection(call) || this.isV1Call(call)) continue;
+        if (answerUnused(call) || !answersAFunction(call, (n) => this.text.declarationOf(n))) continue;
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${call.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (${renamesNamed(shape.call.resource)}); migrate it by hand`);
+      }
+    }
+  }
+
+  /** Whether what a function returns or yields is made from a parameter: the parameter, what iterates it, a list it fills from it, a function calling it. */
+  private givesBack(parameter: ts.ParameterDeclaration): boolean {
+    const fn = parameter.parent;
+    const tainted = new Set<ts.Node>([parameter]);
+    const mentions = (node: ts.Node): boolean => {
+      let found = false;
+      const visit = (n: ts.Node): void => {
+        if (found) return;
+        if (ts.isIdentifier(n)) {
+          const d = this.text.declarationOf(n);
+          if (d && tainted.has(d)) found = true;
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(node);
+      return found;
+    };
+    // One walk in order reaches what is made from the parameter before it is given back, as code is written.
+    const given: ts.Expression[] = [];
+    const visit = (n: ts.Node): void => {
+      if (ts.isVariableDeclaration(n) && ts.isForOfStatement(n.parent.parent) && mentions(n.parent.parent.expression)) tainted.add(n);
+      else if (ts.isVariableDeclaration(n) && n.initializer && mentions(n.initializer)) tainted.add(n);
+      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && /^(push|unshift|set|add)$/.test(n.expression.name.text) && n.arguments.some(mentions)) {
+        const holder = this.text.declarationOf(n.expression.expression);
+        if (holder) tainted.add(holder);
+      }
+      if ((ts.isReturnStatement(n) || ts.isYieldExpression(n)) && n.expression) given.push(n.expression);
+      ts.forEachChild(n, visit);
+    };
+    const body = 'body' in fn ? fn.body : undefined;
+    if (!body) return false;
+    if (!ts.isBlock(body)) given.push(body);
+    visit(body);
+    // The value itself, a literal holding it, a closure over it: not what is computed from it (`typeof x === 'object'`).
+    const isGiven = (e: ts.Expression): boolean => {
+      const n = unwrap(e);
+      if (ts.isIdentifier(n)) return mentions(n);
+      if (ts.isArrayLiteralExpression(n)) return n.elements.some((x) => isGiven(ts.isSpreadElement(x) ? x.expression : x));
+      if (ts.isObjectLiteralExpression(n)) return n.properties.some((p) => (ts.isPropertyAssignment(p) ? isGiven(p.initializer) : ts.isShorthandPropertyAssignment(p) ? mentions(p.name) : ts.isSpreadAssignment(p) && isGiven(p.expression)));
+      if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) return mentions(n);
+      if (ts.isConditionalExpression(n)) return isGiven(n.whenTrue) || isGiven(n.whenFalse);
+      return ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken) && (isGiven(n.left) || isGiven(n.right));
+    };
+    return given.some(isGiven);
   }
 
   /**
@@ -786,4 +859,17 @@ function renamesNamed(resource: ResourceContract): string {
 /** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
 function recordsOutOfSight(call: V1Call, where: string): string {
   return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesNamed(call.resource)}); migrate it by hand, or give the records a type`;
+}
+
+/** Calls whose callbacks the flow follows: array methods over records, a promise's `then`, `catch`, `finally`. */
+function followsCallbacks(call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  return ts.isPropertyAccessExpression(callee) && (CALLBACK_OVER_ELEMENTS.has(callee.name.text) || /^(reduce|then|catch|finally)$/.test(callee.name.text));
+}
+
+/** A call whose answer nothing reads: a statement of its own, awaited or not. */
+function answerUnused(call: ts.CallExpression): boolean {
+  let n: ts.Node = call;
+  while (ts.isAwaitExpression(n.parent) || ts.isParenthesizedExpression(n.parent) || ts.isVoidExpression(n.parent)) n = n.parent;
+  return ts.isExpressionStatement(n.parent);
 }

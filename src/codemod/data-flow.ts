@@ -53,7 +53,7 @@ const GATHERING = new Set(['push', 'unshift']);
 const EITHER = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
-const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
+export const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
 /** Calls that answer a copy of their one argument: the copy holds the same records. */
 const COPIES = new Set(['structuredClone', 'Array.from', 'Object.freeze', 'Object.assign']);
 
@@ -549,7 +549,43 @@ export class DataFlow {
       const declaration = this.declarationOf(n.expression);
       const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
       if (fn && fn.getSourceFile() !== this.sf) return this.elsewhere(fn);
-      return fn ? this.returns.get(fn) : undefined;
+      const own = fn && (this.returns.get(fn) ?? this.handedAnswer(fn, n));
+      if (own) return own;
+    }
+    return this.callbackAnswer(n);
+  }
+
+  /**
+   * `limit(() => call(...))`, `pRetry(() => listGroups())`, `queue.add(fn)`: a function the flow does
+   * not see, handed a callback that returns records, answers them (assumed, as p-limit, p-retry and
+   * their kin do); not where its answer is itself called (`memo(fn)` answers a function: the
+   * analysis keeps such calls on v1).
+   */
+  private callbackAnswer(call: ts.CallExpression): Shape | undefined {
+    if (answersAFunction(call, (node) => this.declarationOf(node))) return undefined;
+    for (const argument of call.arguments) {
+      const callback = unwrap(argument);
+      const shape = ts.isArrowFunction(callback) || ts.isFunctionExpression(callback) ? this.returns.get(callback) : undefined;
+      if (shape && 'resource' in shape) return shape;
+    }
+    return undefined;
+  }
+
+  /**
+   * `retry(() => listGroups())`: a function of the file that returns what calling one of its
+   * parameters gives (`return await fn()`) answers what the function handed there returns.
+   */
+  private handedAnswer(fn: ts.Node, call: ts.CallExpression): Shape | undefined {
+    if (!ts.isFunctionDeclaration(fn) && !ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+    for (const returned of returnedExpressions(fn)) {
+      const r = unwrap(returned);
+      const parameter = ts.isCallExpression(r) && ts.isIdentifier(r.expression) ? this.declarationOf(r.expression) : undefined;
+      const handed = parameter && ts.isParameter(parameter) ? call.arguments[fn.parameters.indexOf(parameter)] : undefined;
+      const callback = handed && unwrap(handed);
+      if (!callback) continue;
+      if (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) return this.returns.get(callback);
+      const named = ts.isIdentifier(callback) ? functionOf(callback, (node) => this.declarationOf(node)) : undefined;
+      if (named && named.getSourceFile() === this.sf) return this.returns.get(named);
     }
     return undefined;
   }
@@ -950,4 +986,16 @@ export function awaitedTuple(initializer: ts.Expression): readonly ts.Expression
   let n = unwrap(initializer);
   if (ts.isCallExpression(n) && n.expression.getText() === 'Promise.all' && n.arguments[0]) n = unwrap(n.arguments[0]);
   return ts.isArrayLiteralExpression(n) ? n.elements : undefined;
+}
+
+/** `memo(fn)(id)`, or `const byId = memo(fn)` called later: a call whose answer is a function the program calls. */
+export function answersAFunction(call: ts.CallExpression, declarationOf: (node: ts.Node) => ts.Declaration | undefined): boolean {
+  let n: ts.Node = call;
+  while (ts.isAwaitExpression(n.parent) || ts.isParenthesizedExpression(n.parent)) n = n.parent;
+  if (ts.isCallExpression(n.parent) && n.parent.expression === n) return true;
+  const holder = ts.isVariableDeclaration(n.parent) && n.parent.initializer === n && ts.isIdentifier(n.parent.name) ? n.parent : undefined;
+  if (!holder) return false;
+  return nodesOf(call.getSourceFile())
+    .of<ts.CallExpression>(ts.SyntaxKind.CallExpression)
+    .some((c) => ts.isIdentifier(c.expression) && c.expression.text === (holder.name as ts.Identifier).text && declarationOf(c.expression) === holder);
 }

@@ -562,11 +562,11 @@ export class DataFlow {
    * analysis keeps such calls on v1).
    */
   private callbackAnswer(call: ts.CallExpression): Shape | undefined {
-    if (answersAFunction(call, (node) => this.declarationOf(node))) return undefined;
     for (const argument of call.arguments) {
       const callback = unwrap(argument);
       const shape = ts.isArrowFunction(callback) || ts.isFunctionExpression(callback) ? this.returns.get(callback) : undefined;
-      if (shape && 'resource' in shape) return shape;
+      // Asked last: it looks through the file's calls, and most calls hand no callback that returns records.
+      if (shape && 'resource' in shape) return answersAFunction(call, (node) => this.declarationOf(node)) ? undefined : shape;
     }
     return undefined;
   }

@@ -10,7 +10,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, fieldRenames, fieldsGoneInV2, fieldsNewInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
-import { bodyLiteral, enclosingScope } from '../src/codemod/syntax.js';
+import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import type { Shape } from '../src/codemod/data-flow.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
@@ -68,7 +68,7 @@ const TEXT_OUT = /^(console\.\w+|JSON\.stringify)$|\.(json|send|write|end)$/;
 function passedOnWhole(value: ts.Node): boolean {
   const p = value.parent;
   if (ts.isParenthesizedExpression(p)) return true;
-  if (ts.isBinaryExpression(p)) return p.operatorToken.kind === ts.SyntaxKind.BarBarToken || p.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken;
+  if (ts.isBinaryExpression(p)) return isFallback(p.operatorToken.kind);
   return ts.isConditionalExpression(p) && p.condition !== value;
 }
 

@@ -10,7 +10,7 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
-import { assignedValues, isAssignment } from '../src/codemod/syntax.js';
+import { assignedValues, isAssignment, isFallback } from '../src/codemod/syntax.js';
 import { bindingKey, destructuredShape, forEachNode, nodesOf, propertyKey } from './helpers.js';
 import { isTyped } from './file-helpers.js';
 
@@ -31,7 +31,7 @@ function zeroDefaultMap(ctx: TransformContext, node: ts.Expression): readonly st
 /** `group.resourceLimits ?? {}`, `limits || {}`: the map, or what stands in for it (which lacks the same members). */
 function withoutFallback(node: ts.Expression): ts.Expression {
   let n = node;
-  while (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) n = unwrap(n.left);
+  while (ts.isBinaryExpression(n) && isFallback(n.operatorToken.kind)) n = unwrap(n.left);
   return n;
 }
 
@@ -201,7 +201,7 @@ function zeroesFirst(map: ts.Expression, keys: readonly string[]): boolean {
  */
 function defaultReadWhole(ctx: TransformContext, map: ts.PropertyAccessExpression | ts.ElementAccessExpression, keys: readonly string[]): void {
   let n: ts.Node = map;
-  while (ts.isParenthesizedExpression(n.parent) || ts.isNonNullExpression(n.parent) || (ts.isBinaryExpression(n.parent) && n.parent.left === n && withoutFallback(n.parent) !== n.parent)) n = n.parent;
+  while (ts.isParenthesizedExpression(n.parent) || ts.isNonNullExpression(n.parent) || (ts.isBinaryExpression(n.parent) && n.parent.left === n && isFallback(n.parent.operatorToken.kind))) n = n.parent;
   const p = n.parent;
   const readOnce =
     (ts.isBinaryExpression(p) && p.right === n && p.operatorToken.kind === ts.SyntaxKind.InKeyword) ||

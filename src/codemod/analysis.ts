@@ -5,13 +5,13 @@
  */
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
-import { answersAFunction, CALLBACK_OVER_ELEMENTS, DataFlow, type Held, type Shape } from './data-flow.js';
+import { answersAFunction, DataFlow, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { lostAnswer } from './lost-answers.js';
 import { placeOf } from './places.js';
-import { writtenRecords } from './syntax.js';
+import { isFallback, writtenRecords } from './syntax.js';
 import { literalKey, namedKeyOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -362,9 +362,10 @@ export class Analysis {
 
   /**
    * Records a function gives back where the flow does not follow them: a helper of the file handed
-   * records of several kinds (or other values) that gives back what it is handed (`collect(it)`,
-   * `take(it, n)`), or a function returning records handed to another whose answer is read
-   * (`memo(async (id) => ...)`, `retry(() => listGroups())`). The calls stay on v1 with a note.
+   * records of several kinds that gives back what it is handed (`collect(it)`, `take(it, n)`), or a
+   * function returning records handed to another whose answer the program calls (`memo(async (id)
+   * => ...)`; a callback's answer read as data is followed: DataFlow.callbackAnswer). The calls
+   * stay on v1 with a note.
    */
   private keepRecordsGivenBackUnfollowed(): void {
     for (const file of this.files.values()) {
@@ -379,8 +380,7 @@ export class Analysis {
         const call = fn.parent;
         if (!ts.isCallExpression(call) || !call.arguments.includes(fn as ts.Expression)) continue;
         const shape = file.flow.returnOf(fn);
-        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || followsCallbacks(call) || file.flow.collection(call) || this.isV1Call(call)) continue;
-        if (answerUnused(call) || !answersAFunction(call, (n) => this.text.declarationOf(n))) continue;
+        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || !answersAFunction(call, (n) => this.text.declarationOf(n))) continue;
         this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${call.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (${renamesNamed(shape.call.resource)}); migrate it by hand`);
       }
     }
@@ -427,7 +427,7 @@ export class Analysis {
       if (ts.isObjectLiteralExpression(n)) return n.properties.some((p) => (ts.isPropertyAssignment(p) ? isGiven(p.initializer) : ts.isShorthandPropertyAssignment(p) ? mentions(p.name) : ts.isSpreadAssignment(p) && isGiven(p.expression)));
       if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) return mentions(n);
       if (ts.isConditionalExpression(n)) return isGiven(n.whenTrue) || isGiven(n.whenFalse);
-      return ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken) && (isGiven(n.left) || isGiven(n.right));
+      return ts.isBinaryExpression(n) && isFallback(n.operatorToken.kind) && (isGiven(n.left) || isGiven(n.right));
     };
     return given.some(isGiven);
   }
@@ -859,17 +859,4 @@ function renamesNamed(resource: ResourceContract): string {
 /** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
 function recordsOutOfSight(call: V1Call, where: string): string {
   return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesNamed(call.resource)}); migrate it by hand, or give the records a type`;
-}
-
-/** Calls whose callbacks the flow follows: array methods over records, a promise's `then`, `catch`, `finally`. */
-function followsCallbacks(call: ts.CallExpression): boolean {
-  const callee = call.expression;
-  return ts.isPropertyAccessExpression(callee) && (CALLBACK_OVER_ELEMENTS.has(callee.name.text) || /^(reduce|then|catch|finally)$/.test(callee.name.text));
-}
-
-/** A call whose answer nothing reads: a statement of its own, awaited or not. */
-function answerUnused(call: ts.CallExpression): boolean {
-  let n: ts.Node = call;
-  while (ts.isAwaitExpression(n.parent) || ts.isParenthesizedExpression(n.parent) || ts.isVoidExpression(n.parent)) n = n.parent;
-  return ts.isExpressionStatement(n.parent);
 }

@@ -53,7 +53,7 @@ const GATHERING = new Set(['push', 'unshift']);
 const EITHER = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
-export const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
+const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
 /** Calls that answer a copy of their one argument: the copy holds the same records. */
 const COPIES = new Set(['structuredClone', 'Array.from', 'Object.freeze', 'Object.assign']);
 
@@ -160,14 +160,23 @@ export class DataFlow {
 
   /** What a callback's parameter is handed: an element of the records an array method walks, what a promise holds for `then`. */
   private callbackShape(parameter: ts.ParameterDeclaration): Shape | undefined {
-    const fn = parameter.parent;
-    const call = fn.parent;
-    if (!(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) || !ts.isCallExpression(call) || call.arguments[0] !== fn || !ts.isPropertyAccessExpression(call.expression)) return undefined;
+    const call = parameter.parent.parent;
+    return ts.isCallExpression(call) ? this.callbackBindings(call).find(([p]) => p === parameter)?.[1] : undefined;
+  }
+
+  /**
+   * The parameters of a call's callback (its first argument) and what the call hands them:
+   * `fetch(...).then((r) => r.json()).then((body) => ...)` the body the promise holds, an array
+   * method over records each record (reduce's accumulator too).
+   */
+  private callbackBindings(call: ts.CallExpression): [ts.ParameterDeclaration, Shape][] {
+    const callback = call.arguments[0];
+    if (!callback || !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) || !ts.isPropertyAccessExpression(call.expression)) return [];
     const method = call.expression.name.text;
+    if (method !== 'then' && method !== 'reduce' && !CALLBACK_OVER_ELEMENTS.has(method)) return [];
     const over = this.shapeOf(call.expression.expression);
-    if (method === 'then') return fn.parameters[0] === parameter && over?.kind !== 'response' && over?.kind !== 'stream' ? over : undefined;
-    if (!over || !('resource' in over) || !(CALLBACK_OVER_ELEMENTS.has(method) || method === 'reduce')) return undefined;
-    return callbackParameters(method, over, fn, call.arguments[1] && this.shapeOf(call.arguments[1])).find(([p]) => p === parameter)?.[1];
+    if (method === 'then') return over && over.kind !== 'response' && over.kind !== 'stream' && callback.parameters[0] ? [[callback.parameters[0], over]] : [];
+    return over && 'resource' in over ? callbackParameters(method, over, callback, call.arguments[1] && this.shapeOf(call.arguments[1])) : [];
   }
 
   private declarationOf(node: ts.Node): ts.Declaration | undefined {
@@ -765,22 +774,7 @@ export class DataFlow {
         // A Map of groups iterates its `[key, records]` pairs.
         if ((over?.kind === 'groupEntries' || over?.kind === 'groups') && declaration) this.bindPattern(declaration.name, as(over, 'groupPair'));
       }
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'then') {
-        // fetch(...).then((r) => r.json()).then((body) => ...): the callback gets what the promise holds.
-        const held = this.shapeOf(node.expression.expression);
-        const callback = node.arguments[0];
-        if (held && held.kind !== 'response' && held.kind !== 'stream' && callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) && callback.parameters[0]) {
-          this.bindPattern(callback.parameters[0].name, held);
-        }
-      }
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && (CALLBACK_OVER_ELEMENTS.has(node.expression.name.text) || node.expression.name.text === 'reduce')) {
-        const method = node.expression.name.text;
-        const over = this.shapeOf(node.expression.expression);
-        const callback = node.arguments[0];
-        if (over && 'resource' in over && callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) {
-          for (const [p, shape] of callbackParameters(method, over, callback, node.arguments[1] && this.shapeOf(node.arguments[1]))) this.bindPattern(p.name, shape);
-        }
-      }
+      if (ts.isCallExpression(node)) for (const [p, shape] of this.callbackBindings(node)) this.bindPattern(p.name, shape);
       const library = ts.isCallExpression(node) ? this.collection(node) : undefined;
       const records = library && this.shapeOf(library.collection);
       // lodash hands each member to the callbacks first: a record of an array or an index, an array of groups.
@@ -961,7 +955,6 @@ function groupHolder(group: ts.Expression): ts.Identifier | undefined {
         : undefined;
   return holder && ts.isIdentifier(holder) ? holder : undefined;
 }
-
 
 /** Identifiers X of `X.id` in the holes of a URL template or concatenation. */
 function idHolders(url: ts.Expression): ts.Identifier[] {

@@ -19,6 +19,7 @@ import { isProjectSource } from './resource-types.js';
 import { functionOf, HOLE, unwrap, type StaticText } from './static-text.js';
 import { findDoubles, regexText, testBlockOf, testBlocksIn, type Double, type Expectation, type Mock, type Route } from './test-doubles.js';
 import { classify, type V1Call, type V1Operation } from './v1-calls.js';
+import { isFallback } from './syntax.js';
 import type { Wrappers } from './wrappers.js';
 
 export type AnyDouble = Double | RecordedRoute;
@@ -330,7 +331,7 @@ export class DoublePlan {
   private fromRecording(e: ts.Expression, depth = 0): boolean {
     const n = unwrap(e);
     if (depth > 8) return false;
-    if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) return this.fromRecording(n.left, depth + 1);
+    if (ts.isBinaryExpression(n) && isFallback(n.operatorToken.kind)) return this.fromRecording(n.left, depth + 1);
     if (ts.isPropertyAccessExpression(n) || ts.isElementAccessExpression(n)) return this.fromRecording(n.expression, depth + 1);
     if (!ts.isIdentifier(n)) return false;
     const load = jsonLoadOf(n, this.a.text);

@@ -51,6 +51,11 @@ export function enclosingScope(node: ts.Node): ts.Node | undefined {
   return undefined;
 }
 
+/** `a ?? b`, `a || b`: one of two values, the second standing in where the first is missing. */
+export function isFallback(kind: ts.SyntaxKind): boolean {
+  return kind === ts.SyntaxKind.QuestionQuestionToken || kind === ts.SyntaxKind.BarBarToken;
+}
+
 /** Whether an expression awaits something itself (an `await` outside any function nested in it). */
 export function awaitsItself(node: ts.Node): boolean {
   const find = (n: ts.Node): boolean => ts.isAwaitExpression(n) || (!ts.isFunctionLike(n) && ts.forEachChild(n, find) === true);

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, fieldRenames, fieldsGoneInV2, fieldsNewInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, keyChanges, preciseTimestamp, fieldsGoneInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
@@ -52,14 +52,8 @@ function noteGone(ctx: TransformContext, node: ts.PropertyAccessExpression): voi
   }
 }
 
-/** A v1 timestamp whose text v2 shortens, by the v2 name a read of it takes (its own, or a uniform rename's: a repo's `createdAt` is read as `createTime`). */
-function preciseField(resource: ResourceContract, name: string): string | undefined {
-  const v2 = clientFieldRenames(resource).get(name) ?? name;
-  return resource.fields.find((f) => f.v2 === v2 && f.v1 && f.normalise === 'timestamp-precision')?.v2;
-}
-
 /** Names whose reads may be such timestamps, before and after the renames (a second run reads the v2 names). */
-const PRECISE = new Set(RESOURCES.flatMap((r) => [...renamedFieldNames(), ...r.fields.flatMap((f) => [f.v1, f.v2])].filter((name): name is string => name !== undefined && preciseField(r, name) !== undefined)));
+const PRECISE = new Set(RESOURCES.flatMap((r) => [...renamedFieldNames(), ...r.fields.flatMap((f) => [f.v1, f.v2])].filter((name): name is string => name !== undefined && preciseTimestamp(r, name) !== undefined)));
 
 /** Calls that print or serialise their arguments as text: `console.log`, `JSON.stringify`, a response's `json`/`send`/`write`/`end`. */
 const TEXT_OUT = /^(console\.\w+|JSON\.stringify)$|\.(json|send|write|end)$/;
@@ -110,7 +104,7 @@ function shownWhole(node: ts.Expression): boolean {
 function shownTimestamp(ctx: TransformContext, node: ts.PropertyAccessExpression): string | undefined {
   if (!shownWhole(node)) return undefined;
   const shape = ctx.shapeOf(node.expression);
-  return shape?.kind === 'resource' ? preciseField(shape.resource, node.name.text) : undefined;
+  return shape?.kind === 'resource' ? preciseTimestamp(shape.resource, node.name.text) : undefined;
 }
 
 /** One note per file, at the first timestamp shown whole: one per line would bury the rest of the review. */
@@ -119,16 +113,6 @@ function notePrecision(ctx: TransformContext, shown: [ts.Node, string][]): void 
   const fields = [...new Set(shown.map(([, field]) => field))].join(', ');
   const places = shown.length === 1 ? 'here' : `in ${shown.length} places, the first here`;
   ctx.todo(shown[0]![0], `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}: this file shows ${fields} whole ${places}, and that text gets shorter (…:31.456796Z -> …:31.456Z)`);
-}
-
-/** What a record's own list of keys shows otherwise on v2, leaving out the keys a pattern names: '' when nothing. */
-function keyChanges(resource: ResourceContract, named: ReadonlySet<string> = new Set()): string {
-  const renamed = [...fieldRenames(resource)].filter(([v1, v2]) => !named.has(v1) && !named.has(v2)).map(([v1, v2]) => `${v1} -> ${v2}`);
-  const added = fieldsNewInV2(resource).filter((k) => !named.has(k));
-  const gone = [...fieldsGoneInV2(resource)].filter((k) => !named.has(k));
-  return [renamed.length ? `renames ${renamed.join(', ')}` : '', added.length ? `adds ${added.join(', ')}` : '', gone.length ? `drops ${gone.join(', ')}` : '']
-    .filter(Boolean)
-    .join('; ');
 }
 
 const KEY_READERS = new Set(['keys', 'values', 'entries', 'getOwnPropertyNames']);

@@ -10,11 +10,12 @@ import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { lostAnswer } from './lost-answers.js';
+import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
 import { isFallback, writtenRecords } from './syntax.js';
 import { literalKey, namedKeyOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, renamedFieldNames, TIMESTAMPS, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -104,7 +105,7 @@ export class Analysis {
     for (let round = 0; round < rounds; round++) {
       this.types.reset();
       this.gatherEvidence();
-      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.keepWritesOfV1Records(), this.plan.planPaths()].some(Boolean);
+      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.keepWritesOfV1Records(), this.plan.planPaths(), this.keepTimesComparedAcrossVersions()].some(Boolean);
       if (!kept) return;
     }
     this.plan.planPaths();
@@ -267,6 +268,25 @@ export class Analysis {
           .flatMap((shape) => (shape?.kind === 'resource' && shape.call && !this.plan.migrates(shape.call) ? [shape.call] : []))[0];
         if (!read) continue;
         this.plan.demote(call, `${staysOnV1(call)}: its body is a record of the ${read.resource.singular} ${read.operation} (${placeOf(read.call, call.call.getSourceFile())}), which stays on v1, and carries v1's field names`);
+        kept = true;
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * A timestamp of a migrating call compared with one of a call that stays on v1 (times-compared.ts):
+   * the migrating call stays too, so that both texts keep v1's precision and the comparison its answer.
+   */
+  private keepTimesComparedAcrossVersions(): boolean {
+    let kept = false;
+    for (const file of this.files.values()) {
+      for (const { at, sides } of timesCompared(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
+        const moving = sides.find((s) => this.plan.migrates(s.call));
+        const staying = sides.find((s) => !this.plan.migrates(s.call));
+        if (!moving || !staying) continue;
+        const { call } = moving;
+        this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with that of the ${staying.call.resource.singular} ${staying.call.operation} (${placeOf(staying.call.call, call.call.getSourceFile())}), which stays on v1; v2 gives timestamps with ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1 gave ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}, so the two would no longer match; migrate them together`);
         kept = true;
       }
     }

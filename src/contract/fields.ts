@@ -53,6 +53,15 @@ export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<stri
   return renames;
 }
 
+/**
+ * The v2 name of a timestamp whose text v2 shortens (v1 gave more fraction digits), by the name a
+ * read of it takes: its v1 or v2 name, or a uniform rename's (a repo's `createdAt` read as `createTime`).
+ */
+export function preciseTimestamp(resource: ResourceContract, name: string): string | undefined {
+  const v2 = clientFieldRenames(resource).get(name) ?? name;
+  return resource.fields.find((f) => f.v2 === v2 && f.v1 && f.normalise === 'timestamp-precision')?.v2;
+}
+
 /** The v1 names some kind's client records may hold that v2 renames (id, createdAt, ...), as the contract stands for this run. */
 export function renamedFieldNames(): ReadonlySet<string> {
   return new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));
@@ -110,4 +119,14 @@ export function writableFields(resource: ResourceContract, version: ApiVersion):
 /** How messages name a kind: the v2 collection in words, `roleBindings` -> "role bindings". */
 export function pluralWords(resource: ResourceContract): string {
   return resource.v2.collection.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+}
+
+/** What a record's own list of keys shows otherwise on v2, leaving out the keys a pattern names: '' when nothing. */
+export function keyChanges(resource: ResourceContract, named: ReadonlySet<string> = new Set()): string {
+  const renamed = [...fieldRenames(resource)].filter(([v1, v2]) => !named.has(v1) && !named.has(v2)).map(([v1, v2]) => `${v1} -> ${v2}`);
+  const added = fieldsNewInV2(resource).filter((k) => !named.has(k));
+  const gone = [...fieldsGoneInV2(resource)].filter((k) => !named.has(k));
+  return [renamed.length ? `renames ${renamed.join(', ')}` : '', added.length ? `adds ${added.join(', ')}` : '', gone.length ? `drops ${gone.join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
 }

@@ -1,0 +1,61 @@
+/**
+ * Timestamps of two calls compared with each other (`fresh.updatedAt !== stamp`, where `stamp` was
+ * read from another record). When one of the calls stays on v1 and the other migrates, the two texts
+ * come at different precisions and never match again: the comparison changes its answer silently.
+ */
+import { ts } from 'ts-morph';
+import { preciseTimestamp } from '../contract/index.js';
+import type { DataFlow } from './data-flow.js';
+import { nodesOf } from './file-nodes.js';
+import { unwrap } from './static-text.js';
+import type { V1Call } from './v1-calls.js';
+
+const COMPARISONS = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+  ts.SyntaxKind.LessThanToken,
+  ts.SyntaxKind.LessThanEqualsToken,
+  ts.SyntaxKind.GreaterThanToken,
+  ts.SyntaxKind.GreaterThanEqualsToken,
+]);
+
+export interface TimeRead {
+  call: V1Call;
+  /** The field as the program names it. */
+  field: string;
+}
+
+export interface TimesCompared {
+  at: ts.BinaryExpression;
+  sides: [TimeRead, TimeRead];
+}
+
+/**
+ * The record's timestamp a value is: a read of it (`r.updatedAt`), or a variable it was put in
+ * (`var stamp = r.updatedAt`); a few steps of variables at most.
+ */
+function timeRead(value: ts.Expression, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined, steps = 3): TimeRead | undefined {
+  const node = unwrap(value);
+  if (ts.isIdentifier(node) && steps > 0) {
+    const d = declarationOf(node);
+    return d && ts.isVariableDeclaration(d) && d.initializer ? timeRead(d.initializer, flow, declarationOf, steps - 1) : undefined;
+  }
+  if (!ts.isPropertyAccessExpression(node)) return undefined;
+  const shape = flow.shapeOf(node.expression);
+  if (shape?.kind !== 'resource' || !shape.call || !preciseTimestamp(shape.resource, node.name.text)) return undefined;
+  return { call: shape.call, field: node.name.text };
+}
+
+/** Comparisons of two calls' timestamps in a file. */
+export function timesCompared(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): TimesCompared[] {
+  const found: TimesCompared[] = [];
+  for (const node of nodesOf(sf).of<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
+    if (!COMPARISONS.has(node.operatorToken.kind)) continue;
+    const left = timeRead(node.left, flow, declarationOf);
+    const right = left && timeRead(node.right, flow, declarationOf);
+    if (right && left.call !== right.call) found.push({ at: node, sides: [left, right] });
+  }
+  return found;
+}

@@ -8,7 +8,7 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, keyChanges, preciseTimestamp, fieldsGoneInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
-import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
+import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
 import { unwrap } from '../src/codemod/static-text.js';
@@ -115,20 +115,13 @@ function notePrecision(ctx: TransformContext, shown: [ts.Node, string][]): void 
   ctx.todo(shown[0]![0], `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}: this file shows ${fields} whole ${places}, and that text gets shorter (…:31.456796Z -> …:31.456Z)`);
 }
 
-const KEY_READERS = new Set(['keys', 'values', 'entries', 'getOwnPropertyNames']);
-
-function isKeyReader(ctx: TransformContext, call: ts.CallExpression): boolean {
-  const callee = call.expression;
-  return ts.isPropertyAccessExpression(callee) && KEY_READERS.has(callee.name.text) && callee.expression.getText(ctx.sf) === 'Object';
-}
-
 /**
  * `Object.keys(record)`, `for (const k in record)`: the record's keys read as they come, which no
  * rename reaches. The read stays as it is, and migrates the record's keys with the rest: noted,
  * since what it makes of them (a header, a copy, a count) changes.
  */
 function noteKeysRead(ctx: TransformContext, node: ts.Node): void {
-  const target = ts.isForInStatement(node) ? node.expression : ts.isCallExpression(node) && isKeyReader(ctx, node) ? node.arguments[0] : undefined;
+  const target = keysReadWhole(node);
   const shape = target && ctx.shapeOf(target);
   const changes = shape?.kind === 'resource' ? keyChanges(shape.resource) : '';
   if (!changes || shape?.kind !== 'resource') return;

@@ -13,9 +13,9 @@ import { lostAnswer } from './lost-answers.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
 import { isFallback, writtenRecords } from './syntax.js';
-import { literalKey, namedKeyOf } from './named-keys.js';
+import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, renamedFieldNames, TIMESTAMPS, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keyChanges, renamedFieldNames, TIMESTAMPS, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -82,6 +82,7 @@ export class Analysis {
     for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), this.doubles.hasDoubles(file.sf) ? returnOf : undefined);
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     this.keepMeetingCallsTogether();
+    this.keepCallsHeldTogether();
     this.keepDestructuredReads();
     this.keepUntestableReads();
     this.keepFieldNamesGivenAsText();
@@ -217,11 +218,37 @@ export class Analysis {
         } else this.plan.together(calls, `these calls hand their answers to ${where}, which reads them one way, and one of them stays on v1, so none migrates`);
       }
       for (const [parameter, held, open] of file.flow.mixedParameters()) {
+        const which = open ? 'is also used where migrate-v2 does not follow (exported, or handed on)' : 'is handed other values too';
         const read = changingRead(parameter, held);
-        if (!read) continue;
-        for (const { call } of held) {
-          this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} hands its answer to ${describeParameter(parameter)}, which ${open ? 'is also used where migrate-v2 does not follow (exported, or handed on)' : 'is handed other values too'} and reads their ${read.v1}: v2 names it ${read.v2} on API records only; migrate them by hand`);
+        const keys = read ? undefined : this.keysReadOfRecords(parameter, held);
+        for (const { call } of read ? held : keys ? held.filter((h) => h.kind === 'resource') : []) {
+          const what = read ? `reads their ${read.v1}: v2 names it ${read.v2} on API records only` : `reads their keys as they come (${keys!.getText(file.sf)}), where v2 ${keysOnV2(call!.resource)}`;
+          this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} hands its answer to ${describeParameter(parameter)}, which ${which} and ${what}; migrate them by hand`);
         }
+      }
+    }
+  }
+
+  /** Where a function reads the keys of the records a parameter is handed as they come (`Object.keys(live)`, `key in live`, `live[key]`). */
+  private keysReadOfRecords(parameter: ts.ParameterDeclaration, held: readonly Held[]): ts.Node | undefined {
+    if (!held.some((h) => h.kind === 'resource' && keyChanges(h.resource))) return undefined;
+    return keysReadIn(parameter.parent, parameter, (n) => this.text.declarationOf(n), (key) => this.text.textOf(key) !== undefined);
+  }
+
+  /**
+   * Values of several calls held in one variable (`let g = await find(name)`, later `g = await
+   * res.json()` of a create): read one way, the calls migrate together. Where a read could see
+   * values of different kinds (a group list's answer or a repo list's, after a branch), the flow
+   * gives it none, and the calls stay on v1.
+   */
+  private keepCallsHeldTogether(): void {
+    for (const file of this.files.values()) {
+      for (const { declaration, alike, calls, ambiguous } of file.flow.heldTogether()) {
+        const name = declaration.name.getText(file.sf);
+        for (const together of alike) this.plan.together(together, `these calls give their answers to ${name} (${placeOf(declaration, file.sf)}), which is read one way, and one of them stays on v1, so none migrates`);
+        const [read] = ambiguous;
+        if (!read) continue;
+        for (const call of calls) this.plan.demote(call, `${staysOnV1(call)}: its answer is held in ${name} with answers of other kinds, and ${name} is read (${placeOf(read, file.sf)}) where more than one of them may be there; migrate-v2 does not tell which; migrate them by hand`);
       }
     }
   }
@@ -263,11 +290,18 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (!call.body || (call.operation !== 'update' && call.operation !== 'create') || !this.plan.migrates(call)) continue;
-        const read = writtenRecords(call.body, (n) => this.text.declarationOf(n))
-          .map((e) => file.flow.shapeOf(e))
-          .flatMap((shape) => (shape?.kind === 'resource' && shape.call && !this.plan.migrates(shape.call) ? [shape.call] : []))[0];
+        // `apply(current, ops)`: a body made by a function from a record carries the names that record has.
+        const written = writtenRecords(call.body, (n) => this.text.declarationOf(n)).flatMap((e) => {
+          const made = unwrap(ts.isAwaitExpression(unwrap(e)) ? (unwrap(e) as ts.AwaitExpression).expression : e);
+          return [{ e, made: false }, ...(ts.isCallExpression(made) ? made.arguments.map((a) => ({ e: a, made: true })) : [])];
+        });
+        const read = written.flatMap(({ e, made }) => {
+          const shape = file.flow.shapeOf(e);
+          return shape?.kind === 'resource' && shape.call && !this.plan.migrates(shape.call) ? [{ call: shape.call, made }] : [];
+        })[0];
         if (!read) continue;
-        this.plan.demote(call, `${staysOnV1(call)}: its body is a record of the ${read.resource.singular} ${read.operation} (${placeOf(read.call, call.call.getSourceFile())}), which stays on v1, and carries v1's field names`);
+        const what = `${read.call.resource.singular} ${read.call.operation} (${placeOf(read.call.call, call.call.getSourceFile())})`;
+        this.plan.demote(call, `${staysOnV1(call)}: its body is ${read.made ? 'made from a record' : 'a record'} of the ${what}, which stays on v1, and carries v1's field names`);
         kept = true;
       }
     }
@@ -286,7 +320,7 @@ export class Analysis {
         const staying = sides.find((s) => !this.plan.migrates(s.call));
         if (!moving || !staying) continue;
         const { call } = moving;
-        this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with that of the ${staying.call.resource.singular} ${staying.call.operation} (${placeOf(staying.call.call, call.call.getSourceFile())}), which stays on v1; v2 gives timestamps with ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1 gave ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}, so the two would no longer match; migrate them together`);
+        this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with that of the ${staying.call.resource.singular} ${staying.call.operation} (${placeOf(staying.call.call, call.call.getSourceFile())}), which stays on v1; v2 gives timestamps with ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1 gave ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}, so the two texts no longer compare as they did (equal ones differ); migrate them together`);
         kept = true;
       }
     }
@@ -299,12 +333,24 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const node of kinds.flatMap((kind) => nodesOf(file.sf).of(kind))) {
         const named = namedKeyOf(node);
-        const text = named && !literalKey(named) ? this.text.textOf(named.key) : undefined;
-        if (!text || !this.renamedFields.has(text)) continue;
-        const shape = file.flow.shapeOf(named!.record);
+        if (!named || literalKey(named) || ts.isNumericLiteral(unwrap(named.key))) continue;
+        const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
+        const texts = [this.text.textOf(named.key) ?? listedKeys(named.key, declarationOf)].flat();
+        const text = texts.find((t) => t !== undefined && this.renamedFields.has(t));
+        if (texts[0] !== undefined && text === undefined) continue;
+        const shape = file.flow.shapeOf(named.record);
         if (!shape?.call || shape.kind !== 'resource' || !this.plan.migrates(shape.call)) continue;
+        const key = named.key.getText(file.sf);
+        // A key known only when the program runs may name any field: the record's keys are not v1's on v2.
+        if (text === undefined) {
+          const own = ownKeysOf(named.key, declarationOf);
+          const ownShape = own && file.flow.shapeOf(own);
+          // Its own keys (`header.map((k) => g[k])` of `Object.keys(rows[0])`): noted where they are read whole.
+          if (ownShape && 'resource' in ownShape && ownShape.call === shape.call) continue;
+          this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records' fields are read by ${key}, a key known only when the program runs (${node.getText(file.sf)}), where v2 ${keysOnV2(shape.resource)}; migrate them by hand`);
+          continue;
+        }
         const to = clientFieldRenames(shape.resource).get(text);
-        const key = named!.key.getText(file.sf);
         if (to) this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records' field ${text} is named by ${key}, held apart from the record, and v2 names it ${to}; migrate-v2 does not rewrite such names; migrate them by hand`);
       }
     }
@@ -869,6 +915,12 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
+}
+
+/** What a record's keys show otherwise on v2, its maps' zero members included. */
+function keysOnV2(resource: ResourceContract): string {
+  const maps = resource.fields.filter((f) => f.normalise === 'int-map-zero-defaults').map((f) => f.v2);
+  return [keyChanges(resource), ...maps.map((m) => `leaves a zero member of ${m} out`)].join('; ');
 }
 
 /** The renames of a kind's fields a note names, as the contract gives them: `id -> uid, lastUpdated -> updateTime`. */

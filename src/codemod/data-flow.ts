@@ -17,6 +17,7 @@ import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowi
 import { hasModifier } from './module-shape.js';
 import { collectionCall, type CollectionCall } from './collection-library.js';
 import { isAssignment } from './syntax.js';
+import { placeholder, reachingSite } from './reaching-values.js';
 
 export type Shape =
   | { kind: 'response'; call: V1Call }
@@ -98,6 +99,8 @@ export class DataFlow {
   private readonly members = new Set<string>();
   /** Parameters of the file's own functions whose type says nothing, with what each use of the function hands them (parameterFeeds). */
   private feeds?: Map<ts.ParameterDeclaration, Feeds>;
+  /** What a variable is given at each place (its initialiser, assignments to it), undefined where no call's value: reaching-values.ts. */
+  private readonly sites = new Map<ts.VariableDeclaration, Map<ts.Node, Shape | undefined>>();
   /** Parameters bound from what every use hands them, with the calls whose values meet there. */
   private readonly meetings = new Map<ts.ParameterDeclaration, { calls: V1Call[]; kind: Shape['kind'] }>();
   /** Whether the file names lodash or underscore: only then are its calls asked whether they are the library's (collection-library.ts). */
@@ -315,6 +318,7 @@ export class DataFlow {
     if (ts.isNewExpression(n)) return this.heldBy(n);
     if (ts.isIdentifier(n)) {
       const declaration = this.declarationOf(n);
+      if (declaration && this.holdsKinds(declaration)) return this.reaching(declaration as ts.VariableDeclaration, n);
       return declaration ? (this.declared.get(declaration) ?? this.hiddenShape(declaration)) : undefined;
     }
     if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text) ?? this.fieldShape(n);
@@ -689,6 +693,55 @@ export class DataFlow {
     if (second && ts.isBindingElement(second)) this.bindPattern(second.name, as(shape as Held, shape.kind === 'pair' ? 'resource' : 'array'));
   }
 
+  /** A variable is given a value at a place (reaching-values.ts); `[]`, `null` and the like before the real value are not counted. */
+  private site(declaration: ts.VariableDeclaration, at: ts.Node, value: ts.Expression): void {
+    if (placeholder(unwrap(value))) return;
+    const shape = this.shapeOf(value);
+    const sites = this.sites.get(declaration) ?? new Map<ts.Node, Shape | undefined>();
+    this.sites.set(declaration, sites);
+    const known = sites.get(at);
+    if (sites.has(at) && kindOf(known) === kindOf(shape) && known?.call === shape?.call) return;
+    sites.set(at, shape);
+    if (shape) this.learned = true;
+  }
+
+  /** Whether a variable is given values of different kinds (`res` of a group list, then of a repo list): each read takes the one that reaches it. */
+  private holdsKinds(declaration: ts.Declaration): boolean {
+    const sites = ts.isVariableDeclaration(declaration) ? this.sites.get(declaration) : undefined;
+    if (!sites || sites.size < 2) return false;
+    const shapes = [...sites.values()];
+    return shapes.some(Boolean) && new Set(shapes.map(kindOf)).size > 1;
+  }
+
+  private reaching(declaration: ts.VariableDeclaration, read: ts.Identifier): Shape | undefined {
+    const sites = [...this.sites.get(declaration)!].map(([at, shape]) => ({ at, shape }));
+    const site = reachingSite(sites, read);
+    return site === 'ambiguous' ? undefined : site.shape;
+  }
+
+  /**
+   * Variables given values of several calls: the calls whose values are of one kind (read alike,
+   * they migrate together), and the reads that could see values of more than one kind
+   * (`ambiguous`), which the flow gives no shape.
+   */
+  *heldTogether(): Generator<{ declaration: ts.VariableDeclaration; alike: V1Call[][]; calls: V1Call[]; ambiguous: ts.Identifier[] }> {
+    for (const [declaration, sites] of this.sites) {
+      const byKind = new Map<string, Set<V1Call>>();
+      for (const shape of sites.values()) if (shape?.call) byKind.set(kindOf(shape), (byKind.get(kindOf(shape)) ?? new Set()).add(shape.call));
+      const calls = [...new Set([...byKind.values()].flatMap((c) => [...c]))];
+      const alike = [...byKind.values()].filter((c) => c.size > 1).map((c) => [...c]);
+      const ambiguous = this.holdsKinds(declaration) ? this.readsOf(declaration).filter((read) => reachingSite([...sites.keys()].map((at) => ({ at })), read) === 'ambiguous') : [];
+      if (alike.length > 0 || ambiguous.length > 0) yield { declaration, alike, calls, ambiguous };
+    }
+  }
+
+  private readsOf(declaration: ts.VariableDeclaration): ts.Identifier[] {
+    const name = declaration.name.getText(this.sf);
+    return nodesOf(this.sf)
+      .of<ts.Identifier>(ts.SyntaxKind.Identifier)
+      .filter((id) => id.text === name && id !== declaration.name && !(ts.isBinaryExpression(id.parent) && id.parent.left === id && isAssignment(id.parent.operatorToken.kind)) && this.declarationOf(id) === declaration);
+  }
+
   /**
    * `const op = { id: b.id }`, `for (const op of ops)` over a list the file fills with object
    * literals: rows the file builds, whose `id` is a key of its own, whatever URL it fills.
@@ -755,6 +808,7 @@ export class DataFlow {
             if (ts.isBindingElement(item) && !item.dotDotDotToken && value && !ts.isSpreadElement(value)) this.bindPattern(item.name, this.shapeOf(value));
           });
         } else this.bindPattern(node.name, this.shapeOf(node.initializer));
+        if (ts.isIdentifier(node.name)) this.site(node, node, node.initializer);
       }
       if (ts.isPropertyDeclaration(node) && node.initializer && ts.isIdentifier(node.name)) {
         const shape = this.shapeOf(node.initializer);
@@ -764,6 +818,10 @@ export class DataFlow {
       if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
         if (ts.isElementAccessExpression(node.left)) holds(node.left.expression, node.right);
         else assign(node.left, this.shapeOf(node.right));
+      }
+      if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind) && ts.isIdentifier(node.left)) {
+        const variable = this.declarationOf(node.left);
+        if (variable && ts.isVariableDeclaration(variable)) this.site(variable, node, node.right);
       }
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'set' && node.arguments.length === 2) holds(node.expression.expression, node.arguments[1]);
       if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
@@ -835,6 +893,13 @@ function elementParameters(method: string, callback: ts.SignatureDeclaration): t
   if (method === 'reduce') return second ? [second] : [];
   if (!first || !CALLBACK_OVER_ELEMENTS.has(method)) return [];
   return (method === 'sort' || method === 'toSorted') && second ? [first, second] : [first];
+}
+
+/** What a value is, whichever call gave it: a group list's body, a repo record, a created group's response. */
+function kindOf(shape: Shape | undefined): string {
+  if (!shape) return 'none';
+  // A response is read by what its call answers: a list's envelope, a created record.
+  return 'resource' in shape ? `${shape.kind} ${shape.resource.kind}` : `${shape.kind} ${shape.call.resource.kind} ${shape.call.operation}`;
 }
 
 const isPattern = (n: ts.Node): n is ts.BindingPattern => ts.isObjectBindingPattern(n) || ts.isArrayBindingPattern(n);

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, keyChanges, preciseTimestamp, fieldsGoneInV2, renamedFieldNames, RESOURCES, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, keyChanges, preciseTimestamp, preciseTimestampNames, fieldsGoneInV2, renamedFieldNames, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
@@ -52,8 +52,7 @@ function noteGone(ctx: TransformContext, node: ts.PropertyAccessExpression): voi
   }
 }
 
-/** Names whose reads may be such timestamps, before and after the renames (a second run reads the v2 names). */
-const PRECISE = new Set(RESOURCES.flatMap((r) => [...renamedFieldNames(), ...r.fields.flatMap((f) => [f.v1, f.v2])].filter((name): name is string => name !== undefined && preciseTimestamp(r, name) !== undefined)));
+const PRECISE = preciseTimestampNames();
 
 /** Calls that print or serialise their arguments as text: `console.log`, `JSON.stringify`, a response's `json`/`send`/`write`/`end`. */
 const TEXT_OUT = /^(console\.\w+|JSON\.stringify)$|\.(json|send|write|end)$/;

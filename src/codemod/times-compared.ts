@@ -4,7 +4,7 @@
  * come at different precisions and never match again: the comparison changes its answer silently.
  */
 import { ts } from 'ts-morph';
-import { preciseTimestamp } from '../contract/index.js';
+import { preciseTimestamp, preciseTimestampNames } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
 import { unwrap } from './static-text.js';
@@ -48,11 +48,20 @@ function timeRead(value: ts.Expression, flow: DataFlow, declarationOf: (n: ts.No
   return { call: shape.call, field: node.name.text };
 }
 
+const NAMES = preciseTimestampNames();
+
+/** `r.updatedAt`: a read that may be a timestamp, by its name alone. */
+function namedAsTime(value: ts.Expression): boolean {
+  const node = unwrap(value);
+  return ts.isPropertyAccessExpression(node) && NAMES.has(node.name.text);
+}
+
 /** Comparisons of two calls' timestamps in a file. */
 export function timesCompared(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): TimesCompared[] {
   const found: TimesCompared[] = [];
   for (const node of nodesOf(sf).of<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
-    if (!COMPARISONS.has(node.operatorToken.kind)) continue;
+    // One side at least reads a timestamp by name: the flow and the checker are asked of those only.
+    if (!COMPARISONS.has(node.operatorToken.kind) || !(namedAsTime(node.left) || namedAsTime(node.right))) continue;
     const left = timeRead(node.left, flow, declarationOf);
     const right = left && timeRead(node.right, flow, declarationOf);
     if (right && left.call !== right.call) found.push({ at: node, sides: [left, right] });

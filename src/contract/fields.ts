@@ -62,6 +62,14 @@ export function preciseTimestamp(resource: ResourceContract, name: string): stri
   return resource.fields.find((f) => f.v2 === v2 && f.v1 && f.normalise === 'timestamp-precision')?.v2;
 }
 
+/**
+ * Names whose reads may be such timestamps, before and after the renames (a second run reads the v2
+ * names): the test before a record's kind is asked for.
+ */
+export function preciseTimestampNames(): ReadonlySet<string> {
+  return new Set(RESOURCES.flatMap((r) => [...renamedFieldNames(), ...r.fields.flatMap((f) => [f.v1, f.v2])].filter((name): name is string => name !== undefined && preciseTimestamp(r, name) !== undefined)));
+}
+
 /** The v1 names some kind's client records may hold that v2 renames (id, createdAt, ...), as the contract stands for this run. */
 export function renamedFieldNames(): ReadonlySet<string> {
   return new Set(RESOURCES.flatMap((r) => [...clientFieldRenames(r).keys()]));

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, keyChanges, preciseTimestamp, preciseTimestampNames, fieldsGoneInV2, renamedFieldNames, TIMESTAMPS, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, keyChanges, preciseTimestamp, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
@@ -111,7 +111,7 @@ function notePrecision(ctx: TransformContext, shown: [ts.Node, string][]): void 
   if (shown.length === 0) return;
   const fields = [...new Set(shown.map(([, field]) => field))].join(', ');
   const places = shown.length === 1 ? 'here' : `in ${shown.length} places, the first here`;
-  ctx.todo(shown[0]![0], `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}: this file shows ${fields} whole ${places}, and that text gets shorter (…:31.456796Z -> …:31.456Z)`);
+  ctx.todo(shown[0]![0], `${precisionChange()}: this file shows ${fields} whole ${places}, and that text gets shorter (…:31.456796Z -> …:31.456Z)`);
 }
 
 /**

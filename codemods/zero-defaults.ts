@@ -10,8 +10,8 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
-import { assignedValues, isAssignment, isFallback } from '../src/codemod/syntax.js';
-import { bindingKey, destructuredShape, forEachNode, nodesOf, propertyKey } from './helpers.js';
+import { assignedTo, assignedValues, isAssignment, isFallback, usesOf } from '../src/codemod/syntax.js';
+import { bindingKey, destructuredShape, forEachNode, propertyKey } from './helpers.js';
 import { isTyped } from './file-helpers.js';
 
 const ZERO_DEFAULT_FIELDS = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'int-map-zero-defaults' && f.v1).map((f) => f.v1!)));
@@ -148,10 +148,8 @@ function typedAsAlwaysThere(ctx: TransformContext, map: ts.Expression, keys: rea
 function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDeclaration | ts.BindingElement, keys: readonly string[]): void {
   const name = declaration.name.getText(ctx.sf);
   const zeroes = `v2 leaves a zero member of ${name} out where v1 showed 0 (${keys.join(', ') || 'its counts'})`;
-  const uses = nodesOf(ctx.sf)
-    .of<ts.Identifier>(ts.SyntaxKind.Identifier)
-    .filter((id) => id !== declaration.name && id.text === name && ctx.analysis.text.declarationOf(id) === declaration);
-  const reassigned = ts.isVariableDeclaration(declaration) ? assignedValues(declaration).length > 1 : uses.some((id) => ts.isBinaryExpression(id.parent) && id.parent.left === id && isAssignment(id.parent.operatorToken.kind));
+  const uses = usesOf(ctx.sf, declaration, (n) => ctx.analysis.text.declarationOf(n));
+  const reassigned = ts.isVariableDeclaration(declaration) ? assignedValues(declaration).length > 1 : uses.some(assignedTo);
   if (reassigned) {
     ctx.todo(declaration, `${zeroes}, and ${name} is given other values: default its members to 0 where they are the record's`);
     return;

@@ -15,7 +15,7 @@ import { placeOf } from './places.js';
 import { isFallback, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keyChanges, renamedFieldNames, TIMESTAMPS, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -231,7 +231,7 @@ export class Analysis {
 
   /** Where a function reads the keys of the records a parameter is handed as they come (`Object.keys(live)`, `key in live`, `live[key]`). */
   private keysReadOfRecords(parameter: ts.ParameterDeclaration, held: readonly Held[]): ts.Node | undefined {
-    if (!held.some((h) => h.kind === 'resource' && keyChanges(h.resource))) return undefined;
+    if (!held.some((h) => h.kind === 'resource' && keysOnV2(h.resource))) return undefined;
     return keysReadIn(parameter.parent, parameter, (n) => this.text.declarationOf(n), (key) => this.text.textOf(key) !== undefined);
   }
 
@@ -320,7 +320,7 @@ export class Analysis {
         const staying = sides.find((s) => !this.plan.migrates(s.call));
         if (!moving || !staying) continue;
         const { call } = moving;
-        this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with that of the ${staying.call.resource.singular} ${staying.call.operation} (${placeOf(staying.call.call, call.call.getSourceFile())}), which stays on v1; v2 gives timestamps with ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1 gave ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}, so the two texts no longer compare as they did (equal ones differ); migrate them together`);
+        this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with that of the ${staying.call.resource.singular} ${staying.call.operation} (${placeOf(staying.call.call, call.call.getSourceFile())}), which stays on v1: ${precisionChange()}, so the two texts no longer compare as they did (equal ones differ); migrate them together`);
         kept = true;
       }
     }
@@ -915,12 +915,6 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
-}
-
-/** What a record's keys show otherwise on v2, its maps' zero members included. */
-function keysOnV2(resource: ResourceContract): string {
-  const maps = resource.fields.filter((f) => f.normalise === 'int-map-zero-defaults').map((f) => f.v2);
-  return [keyChanges(resource), ...maps.map((m) => `leaves a zero member of ${m} out`)].join('; ');
 }
 
 /** The renames of a kind's fields a note names, as the contract gives them: `id -> uid, lastUpdated -> updateTime`. */

@@ -16,7 +16,7 @@ import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 import { hasModifier } from './module-shape.js';
 import { collectionCall, type CollectionCall } from './collection-library.js';
-import { isAssignment } from './syntax.js';
+import { assignedTo, isAssignment, usesOf } from './syntax.js';
 import { placeholder, reachingSite } from './reaching-values.js';
 
 export type Shape =
@@ -693,10 +693,15 @@ export class DataFlow {
     if (second && ts.isBindingElement(second)) this.bindPattern(second.name, as(shape as Held, shape.kind === 'pair' ? 'resource' : 'array'));
   }
 
-  /** A variable is given a value at a place (reaching-values.ts); `[]`, `null` and the like before the real value are not counted. */
+  /**
+   * A variable is given a value at a place (reaching-values.ts); `[]`, `null` and the like before the
+   * real value are not counted. Only variables given a call's value somewhere are followed: the
+   * other values of such a variable are seen in the pass after the first.
+   */
   private site(declaration: ts.VariableDeclaration, at: ts.Node, value: ts.Expression): void {
     if (placeholder(unwrap(value))) return;
     const shape = this.shapeOf(value);
+    if (!shape && !this.sites.has(declaration)) return;
     const sites = this.sites.get(declaration) ?? new Map<ts.Node, Shape | undefined>();
     this.sites.set(declaration, sites);
     const known = sites.get(at);
@@ -730,16 +735,9 @@ export class DataFlow {
       for (const shape of sites.values()) if (shape?.call) byKind.set(kindOf(shape), (byKind.get(kindOf(shape)) ?? new Set()).add(shape.call));
       const calls = [...new Set([...byKind.values()].flatMap((c) => [...c]))];
       const alike = [...byKind.values()].filter((c) => c.size > 1).map((c) => [...c]);
-      const ambiguous = this.holdsKinds(declaration) ? this.readsOf(declaration).filter((read) => reachingSite([...sites.keys()].map((at) => ({ at })), read) === 'ambiguous') : [];
+      const ambiguous = this.holdsKinds(declaration) ? usesOf(this.sf, declaration, (n) => this.declarationOf(n)).filter((read) => !assignedTo(read) && reachingSite([...sites.keys()].map((at) => ({ at })), read) === 'ambiguous') : [];
       if (alike.length > 0 || ambiguous.length > 0) yield { declaration, alike, calls, ambiguous };
     }
-  }
-
-  private readsOf(declaration: ts.VariableDeclaration): ts.Identifier[] {
-    const name = declaration.name.getText(this.sf);
-    return nodesOf(this.sf)
-      .of<ts.Identifier>(ts.SyntaxKind.Identifier)
-      .filter((id) => id.text === name && id !== declaration.name && !(ts.isBinaryExpression(id.parent) && id.parent.left === id && isAssignment(id.parent.operatorToken.kind)) && this.declarationOf(id) === declaration);
   }
 
   /**

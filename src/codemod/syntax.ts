@@ -87,3 +87,16 @@ export function assignedValues(d: ts.VariableDeclaration): ts.Expression[] {
   visit(scope);
   return out;
 }
+
+/** The identifiers of a file that name a declaration, other than its own name. */
+export function usesOf(sf: ts.SourceFile, declaration: ts.NamedDeclaration, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Identifier[] {
+  const name = declaration.name?.getText(sf);
+  return nodesOf(sf)
+    .of<ts.Identifier>(ts.SyntaxKind.Identifier)
+    .filter((id) => id !== declaration.name && id.text === name && declarationOf(id) === declaration);
+}
+
+/** `x = ...`, `x ??= ...`: the name is given a value here, not read. */
+export function assignedTo(id: ts.Identifier): boolean {
+  return ts.isBinaryExpression(id.parent) && id.parent.left === id && isAssignment(id.parent.operatorToken.kind);
+}

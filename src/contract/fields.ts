@@ -138,3 +138,9 @@ export function keyChanges(resource: ResourceContract, named: ReadonlySet<string
     .filter(Boolean)
     .join('; ');
 }
+
+/** What a record's keys show otherwise on v2, its maps' zero members included. */
+export function keysOnV2(resource: ResourceContract): string {
+  const maps = resource.fields.filter((f) => f.normalise === 'int-map-zero-defaults').map((f) => f.v2);
+  return [keyChanges(resource), ...maps.map((m) => `leaves a zero member of ${m} out`)].join('; ');
+}

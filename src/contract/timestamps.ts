@@ -48,3 +48,8 @@ export function comparableTimestamp(text: string): string | undefined {
   const micros = parseTimestamp(text);
   return micros === undefined ? undefined : formatTimestamp(Math.floor(micros / 1000) * 1000, 'v2');
 }
+
+/** The change of precision between the versions, as notes say it: "v2 timestamps have 3 fraction digits where v1's had 6 (assumed)". */
+export function precisionChange(): string {
+  return `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}`;
+}

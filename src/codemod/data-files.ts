@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ts } from 'ts-morph';
 import { apiPathPrefixes, hasV1Path, type HttpMethod } from '../contract/index.js';
 import type { Reply } from './double-replies.js';
+import { nodesOf } from './file-nodes.js';
 import { unwrap, type StaticText } from './static-text.js';
 
 /** What the engine lets the analysis read of JSON files. */
@@ -112,14 +113,10 @@ export function jsonLoadsIn(sf: ts.SourceFile): { path: string; load: ts.Node }[
   for (const s of sf.statements) {
     if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && s.moduleSpecifier.text.startsWith('.') && s.moduleSpecifier.text.endsWith('.json')) out.push({ path: resolve(here, s.moduleSpecifier.text), load: s });
   }
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) {
-      const path = loadedBy(node, here);
-      if (isJson(path)) out.push({ path, load: node });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
+  for (const node of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+    const path = loadedBy(node, here);
+    if (isJson(path)) out.push({ path, load: node });
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@ import { ts } from 'ts-morph';
 import { hasV1Path, type HttpMethod } from '../contract/index.js';
 import { readReplies, readMockReplies, type Reply } from './double-replies.js';
 import { isPathLiteral, unwrap, type PathLiteral, type StaticText } from './static-text.js';
+import { nodesOf } from './file-nodes.js';
 import { assignedValues, propertyOf } from './syntax.js';
 import { importedModule } from './v1-calls.js';
 
@@ -99,11 +100,7 @@ class Finder {
 
   find(): Double[] {
     this.findStubbedGlobals();
-    const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node)) this.consider(node);
-      ts.forEachChild(node, visit);
-    };
-    visit(this.sf);
+    for (const call of nodesOf(this.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) this.consider(call);
     return this.doubles;
   }
 
@@ -214,8 +211,8 @@ class Finder {
 
   /** `const fetchMock = vi.fn(...); vi.stubGlobal('fetch', fetchMock)`: the name stands for fetch. */
   private findStubbedGlobals(): void {
-    const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'stubGlobal' && this.isTestRunner(node.expression.expression)) {
+    for (const node of nodesOf(this.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+      if (ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'stubGlobal' && this.isTestRunner(node.expression.expression)) {
         const [name, value] = node.arguments;
         const held = value && unwrap(value);
         const d = held && ts.isIdentifier(held) ? this.text.declarationOf(held) : undefined;
@@ -225,9 +222,7 @@ class Finder {
           if (stand) this.doubles.push({ kind: 'mock', node: stand, target: { kind: 'fetch' }, replies: readMockReplies(stand, { kind: 'fetch' }, this.text) });
         }
       }
-      ts.forEachChild(node, visit);
-    };
-    visit(this.sf);
+    }
     // `vi.fn(impl)` held by a name that stands for fetch (given when declared, or later): its implementation is a mock of fetch.
     for (const d of this.fetchStand) {
       for (const value of ts.isVariableDeclaration(d) ? assignedValues(d) : []) {
@@ -287,13 +282,9 @@ export function testBlockOf(node: ts.Node): ts.FunctionLikeDeclaration | undefin
 
 /** Every test callback of a file. */
 export function testBlocksIn(sf: ts.SourceFile): ts.Node[] {
-  const out: ts.Node[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && ts.isCallExpression(node.parent) && isTestCall(node.parent)) out.push(node);
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return out;
+  return nodesOf(sf)
+    .ofKinds(ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.FunctionExpression)
+    .filter((node) => ts.isCallExpression(node.parent) && isTestCall(node.parent));
 }
 
 /** `it(...)`, `test.each(...)(...)`: a call that declares a test. */

@@ -6,7 +6,7 @@
  * doubles that must expect what the migrated call sends.
  */
 import { ts } from 'ts-morph';
-import { enclosingScope, isAssignment, jsonPayload, propertyKey } from './syntax.js';
+import { enclosingScope, isAssignment, jsonPayload, propertyKey, usesOf } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 import type { FieldRule } from '../contract/index.js';
 
@@ -26,49 +26,72 @@ function mutableField(call: V1Call, key: string): string | undefined {
 
 const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'set', 'delete', 'add', 'clear']);
 
+/** Comparisons: a record compared is read, not changed or handed on. */
+const COMPARISONS = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/** Whether a use of the record only tests it (`!g`, `typeof g`, `g === other`, `if (g)`, `g && ...`): the value goes nowhere. */
+function onlyTests(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if ((ts.isPrefixUnaryExpression(p) && p.operator === ts.SyntaxKind.ExclamationToken) || ts.isTypeOfExpression(p)) return true;
+  if (ts.isBinaryExpression(p)) return COMPARISONS.has(p.operatorToken.kind) || (p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && p.left === id);
+  return ((ts.isIfStatement(p) || ts.isWhileStatement(p)) && p.expression === id) || (ts.isConditionalExpression(p) && p.condition === id);
+}
+
 /**
- * Read-modify-write: the fields changed on a record before it is written back whole
- * (`group.description = ...`, `group.resourceLimits.clusters = 5`, `repo.aliases.push(...)`,
- * `Object.assign(group, { name })`), in the function that writes it. Undefined when the record is
- * handed to other code first (it may change there) or nothing is seen to change.
+ * What one use of the record changes of it: the key of a field it sets (`g.description = ...`,
+ * `g.resourceLimits.clusters++`, `delete g.description`, `g.aliases.push(...)`, `Object.assign(g, {
+ * name })`), nothing for a read, or `unknown` where it is handed on or changed by a key known only at
+ * run time (`tidy(g)`, `const draft = g`, `g[key] = ...`).
+ */
+function changeBy(id: ts.Identifier): string[] | 'unknown' {
+  const p = id.parent;
+  if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === id) {
+    const key = ts.isPropertyAccessExpression(p) ? p.name.text : ts.isStringLiteralLike(p.argumentExpression) ? p.argumentExpression.text : undefined;
+    let top: ts.Expression = p;
+    while ((ts.isPropertyAccessExpression(top.parent) || ts.isElementAccessExpression(top.parent)) && top.parent.expression === top) top = top.parent;
+    const holder = top.parent;
+    const written =
+      (ts.isBinaryExpression(holder) && holder.left === top && isAssignment(holder.operatorToken.kind)) ||
+      ((ts.isPrefixUnaryExpression(holder) || ts.isPostfixUnaryExpression(holder)) && (holder.operator === ts.SyntaxKind.PlusPlusToken || holder.operator === ts.SyntaxKind.MinusMinusToken)) ||
+      ts.isDeleteExpression(holder) ||
+      (top !== p && ts.isPropertyAccessExpression(top) && MUTATORS.has(top.name.text) && ts.isCallExpression(holder) && holder.expression === top) ||
+      (ts.isCallExpression(holder) && holder.expression.getText() === 'Object.assign' && holder.arguments[0] === top);
+    if (!written) return [];
+    return key === undefined ? 'unknown' : [key];
+  }
+  if (ts.isCallExpression(p) && p.expression.getText() === 'Object.assign' && p.arguments[0] === id) {
+    const keys: string[] = [];
+    for (const source of p.arguments.slice(1)) {
+      if (!ts.isObjectLiteralExpression(source)) return 'unknown';
+      for (const property of source.properties) {
+        const key = propertyKey(property);
+        if (key === undefined) return 'unknown';
+        keys.push(key);
+      }
+    }
+    return keys;
+  }
+  return onlyTests(id) ? [] : 'unknown';
+}
+
+/**
+ * Read-modify-write: the fields changed on a record before it is written back whole, by every use
+ * of it in the file (changeBy); a use after the write in its own function changes nothing it sends.
+ * Undefined when the record is handed to other code first (it may change there) or nothing is seen
+ * to change.
  */
 function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string[] | undefined {
   const declaration = declarationOf(record);
   const scope = enclosingScope(call.call);
   if (!declaration || !scope) return undefined;
   const keys = new Set<string>();
-  let unknown = false;
-  const rootKey = (e: ts.Expression): string | undefined => {
-    let n = e;
-    while (ts.isPropertyAccessExpression(n) || ts.isElementAccessExpression(n)) {
-      const inner = n.expression;
-      if (ts.isIdentifier(inner) && declarationOf(inner) === declaration) return ts.isPropertyAccessExpression(n) ? n.name.text : ts.isStringLiteral(n.argumentExpression) ? n.argumentExpression.text : undefined;
-      n = inner;
-    }
-    return undefined;
-  };
-  const visit = (node: ts.Node): void => {
-    if (node.pos >= call.call.pos) return;
-    if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind)) {
-      const key = rootKey(node.left);
-      if (key) keys.add(key);
-    } else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && ts.isPropertyAccessExpression(node.operand)) {
-      const key = rootKey(node.operand);
-      if (key) keys.add(key);
-    } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
-      const key = MUTATORS.has(node.expression.name.text) ? rootKey(node.expression.expression) : undefined;
-      if (key) keys.add(key);
-      if (node.expression.getText() === 'Object.assign' && node.arguments[0] && ts.isIdentifier(node.arguments[0]) && declarationOf(node.arguments[0]) === declaration) {
-        for (const source of node.arguments.slice(1)) {
-          if (ts.isObjectLiteralExpression(source)) for (const p of source.properties) keys.add(propertyKey(p) ?? '\u0000');
-          else unknown = true;
-        }
-      } else if (!key && node.arguments.some((a) => ts.isIdentifier(a) && declarationOf(a) === declaration) && node !== call.call) unknown = true;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(scope);
-  if (unknown || keys.size === 0 || keys.has('\u0000')) return undefined;
+  for (const id of usesOf(call.call.getSourceFile(), declaration, declarationOf)) {
+    if (id.pos >= call.call.pos && (id.end <= call.call.end || enclosingScope(id) === scope)) continue;
+    const change = changeBy(id);
+    if (change === 'unknown') return undefined;
+    for (const key of change) keys.add(key);
+  }
+  if (keys.size === 0) return undefined;
   const names = [...keys].flatMap((k) => mutableField(call, k) ?? []);
   return names.length > 0 ? names : undefined;
 }

@@ -5,11 +5,11 @@
  */
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
-import { answersAFunction, DataFlow, type Held, type Shape } from './data-flow.js';
+import { answersAFunction, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
-import { lostAnswer } from './lost-answers.js';
+import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
 import { isFallback, writtenRecords } from './syntax.js';
@@ -26,6 +26,10 @@ import { DoublePlan } from './double-plan.js';
 import { NO_DATA, type DataAccess } from './data-files.js';
 import { updateMask } from './update-masks.js';
 import { filePaging, sendsPages, type ListPaging } from './paging.js';
+
+/** Calls whose answer holds records of their kind, and calls that name one record by its id in the URL. */
+const GIVES_RECORDS = new Set(['list', 'get-by-list', 'create', 'update']);
+const WRITES_BY_ID = new Set(['update', 'delete']);
 
 export interface FileAnalysis {
   sf: ts.SourceFile;
@@ -286,7 +290,7 @@ export class Analysis {
    * `{ ...a, name }`) stays too: the body carries v1's names, which v2 refuses as unknown fields.
    */
   private keepWritesOfV1Records(): boolean {
-    let kept = false;
+    let kept = this.keepWritesOfRecordsFromAnywhere();
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (!call.body || (call.operation !== 'update' && call.operation !== 'create') || !this.plan.migrates(call)) continue;
@@ -302,6 +306,31 @@ export class Analysis {
         if (!read) continue;
         const what = `${read.call.resource.singular} ${read.call.operation} (${placeOf(read.call.call, call.call.getSourceFile())})`;
         this.plan.demote(call, `${staysOnV1(call)}: its body is ${read.made ? 'made from a record' : 'a record'} of the ${what}, which stays on v1, and carries v1's field names`);
+        kept = true;
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * `PUT /identities/${alice.id}` where the flow knows `alice` only from this URL (it came through a
+   * cache, a lookup): while a call that gives such records stays on v1, `alice` may be one of its v1
+   * records, whose `.uid` is undefined on v2. The write stays on v1 with its source.
+   */
+  private keepWritesOfRecordsFromAnywhere(): boolean {
+    let kept = false;
+    const sources = [...this.files.values()].flatMap((f) => f.calls).filter((c) => GIVES_RECORDS.has(c.operation) && !this.plan.migrates(c));
+    if (sources.length === 0) return false;
+    for (const file of this.files.values()) {
+      for (const call of file.calls) {
+        if (!WRITES_BY_ID.has(call.operation) || !this.plan.migrates(call)) continue;
+        const holder = idHolders(call.urlNode).find((id) => {
+          const shape = file.flow.shapeOf(id);
+          return shape?.kind === 'resource' && shape.weak && shape.call === call;
+        });
+        const source = holder && sources.find((c) => c.resource === call.resource);
+        if (!holder || !source) continue;
+        this.plan.demote(call, `${staysOnV1(call)}: migrate-v2 does not see where ${holder.text} comes from, and the ${source.resource.singular} ${source.operation} (${placeOf(source.call, file.sf)}) stays on v1: ${holder.text} may be one of its v1 records`);
         kept = true;
       }
     }
@@ -364,6 +393,9 @@ export class Analysis {
         // A delete's parsed answer is {} on both versions (deletes.ts reads v2's empty body so): nothing is lost with it.
         if (!lost || (call.operation === 'delete' && lost.parsed)) continue;
         this.plan.demote(call, `${staysOnV1(call)}: its answer ${lost.why}, and migrate-v2 does not follow it there (its fields, envelope and pages); migrate it by hand`);
+      }
+      for (const { call, why } of answersReadOutOfSight(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
+        if (this.plan.migrates(call) && call.operation !== 'delete') this.plan.demote(call, `${staysOnV1(call)}: its answer ${why} (its fields, envelope and pages); migrate it by hand`);
       }
     }
   }

@@ -10,7 +10,7 @@
 import { ts } from 'ts-morph';
 import { resourceOf, type ResourceContract } from '../contract/index.js';
 import type { ResourceTypes } from './resource-types.js';
-import { functionOf, returnedExpressions, unwrap, type StaticText } from './static-text.js';
+import { functionOf, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
@@ -518,6 +518,12 @@ export class DataFlow {
       const method = n.expression.name.text;
       const target = this.shapeOf(n.expression.expression);
       if (target && (target.kind === 'response' || target.kind === 'stream') && method === 'json') return bodyShape(target.call);
+      // `res.json().catch(() => ({}))`: the same answer, or a fallback with nothing in it to read by v1 names.
+      if (target && (method === 'finally' || (method === 'catch' && emptyFallback(n.arguments[0])))) return target;
+      if (method === 'parse' && ts.isIdentifier(n.expression.expression) && n.expression.expression.text === 'JSON' && n.arguments[0]) {
+        const text = this.responseText(n.arguments[0]);
+        if (text) return bodyShape(text.call);
+      }
       if (target && method === 'then') {
         const callback = n.arguments[0];
         const literal = callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ? callback : undefined;
@@ -562,7 +568,7 @@ export class DataFlow {
       const declaration = this.declarationOf(n.expression);
       const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
       if (fn && fn.getSourceFile() !== this.sf) return this.elsewhere(fn);
-      const own = fn && (this.returns.get(fn) ?? this.handedAnswer(fn, n));
+      const own = fn && (this.returns.get(fn) ?? this.handedAnswer(fn, n) ?? this.givenBack(fn, n));
       if (own) return own;
     }
     return this.callbackAnswer(n);
@@ -601,6 +607,40 @@ export class DataFlow {
       if (named && named.getSourceFile() === this.sf) return this.returns.get(named);
     }
     return undefined;
+  }
+
+  /**
+   * `check(res)` of a function of the file that returns its parameter, or the body it parses
+   * (`return res.json()`), or nothing (`return null`): what this call hands it, as such.
+   */
+  private givenBack(fn: ts.Node, call: ts.CallExpression): Shape | undefined {
+    if (!ts.isFunctionDeclaration(fn) && !ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+    let given: Shape | undefined;
+    for (const returned of returnedExpressions(fn)) {
+      const r = unwrap(returned);
+      if (r.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(r) && r.text === 'undefined')) continue;
+      const parsed = ts.isCallExpression(r) && r.arguments.length === 0 && ts.isPropertyAccessExpression(r.expression) && r.expression.name.text === 'json' ? unwrap(r.expression.expression) : undefined;
+      const named = parsed ?? r;
+      const parameter = ts.isIdentifier(named) ? this.declarationOf(named) : undefined;
+      const handed = parameter && ts.isParameter(parameter) && parameter.parent === fn ? call.arguments[fn.parameters.indexOf(parameter)] : undefined;
+      const shape = handed && !ts.isSpreadElement(handed) ? this.shapeOf(handed) : undefined;
+      const answer = parsed ? (shape?.kind === 'response' || shape?.kind === 'stream' ? bodyShape(shape.call) : undefined) : shape;
+      if (!answer || (given && (given.kind !== answer.kind || callOfShape(given) !== callOfShape(answer)))) return undefined;
+      given = answer;
+    }
+    return given;
+  }
+
+  /** `await res.text()`, or a const holding it, of a response: the response's shape. */
+  private responseText(e: ts.Expression): Extract<Shape, { kind: 'response' | 'stream' }> | undefined {
+    let n = unwrap(e);
+    if (ts.isIdentifier(n)) {
+      const d = this.declarationOf(n);
+      n = d && ts.isVariableDeclaration(d) && d.initializer && isConst(d) ? unwrap(d.initializer) : n;
+    }
+    if (!ts.isCallExpression(n) || n.arguments.length > 0 || !ts.isPropertyAccessExpression(n.expression) || n.expression.name.text !== 'text') return undefined;
+    const target = this.shapeOf(n.expression.expression);
+    return target?.kind === 'response' || target?.kind === 'stream' ? target : undefined;
   }
 
   /** `checkStatus` in `.then(checkStatus)`: a function of the file that returns its first parameter, whenever it returns. */
@@ -928,6 +968,25 @@ interface Feeds {
 type Use = (i: number) => Feed | undefined;
 
 /** The shape every use hands a parameter, when all agree on the kind of holder and of record; with the calls the values come from. */
+/** The call a shape's values come from. */
+function callOfShape(shape: Shape): V1Call | undefined {
+  return 'call' in shape ? shape.call : undefined;
+}
+
+/**
+ * A `.catch()` handler whose value holds nothing a v1 name could read: none given, or one that
+ * gives `{}`, `null` or `undefined` (or nothing) whenever it returns.
+ */
+function emptyFallback(handler: ts.Expression | undefined): boolean {
+  if (!handler) return true;
+  const fn = unwrap(handler);
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return false;
+  return returnedExpressions(fn).every((e) => {
+    const r = unwrap(e);
+    return (ts.isObjectLiteralExpression(r) && r.properties.length === 0) || r.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(r) && r.text === 'undefined') || ts.isVoidExpression(r);
+  });
+}
+
 function agreedShape(shapes: (Shape | undefined)[]): { shape: Held; calls: V1Call[] } | undefined {
   const held: Held[] = [];
   for (const s of shapes) {
@@ -1020,7 +1079,8 @@ function groupHolder(group: ts.Expression): ts.Identifier | undefined {
 }
 
 /** Identifiers X of `X.id` in the holes of a URL template or concatenation. */
-function idHolders(url: ts.Expression): ts.Identifier[] {
+/** The names whose `.id` a URL reads (`${group.id}`): the records the call is about. */
+export function idHolders(url: ts.Expression): ts.Identifier[] {
   const out: ts.Identifier[] = [];
   const look = (node: ts.Node): void => {
     if (ts.isPropertyAccessExpression(node) && node.name.text === 'id' && ts.isIdentifier(node.expression)) out.push(node.expression);

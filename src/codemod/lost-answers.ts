@@ -7,8 +7,11 @@
  * (`const [a, b] = await Promise.all([...])`) or never read (a statement of its own).
  */
 import { ts } from 'ts-morph';
-import { awaitedTuple, type DataFlow } from './data-flow.js';
-import { enclosingScope } from './syntax.js';
+import { awaitedTuple, type DataFlow, type Shape } from './data-flow.js';
+import { nodesOf } from './file-nodes.js';
+import { functionOf, unwrap } from './static-text.js';
+import { enclosingScope, usesOf } from './syntax.js';
+import type { V1Call } from './v1-calls.js';
 
 /** Calls on an answer that hand on the same answer, or what it parses to: the chain goes on from them. */
 const CHAINED = new Set(['then', 'catch', 'finally', 'json', 'text']);
@@ -70,3 +73,62 @@ function isTupleTakenApart(n: ts.Expression): boolean {
   const declaration = n.parent;
   return ts.isVariableDeclaration(declaration) && declaration.initializer === n && ts.isArrayBindingPattern(declaration.name) && awaitedTuple(n) !== undefined;
 }
+
+/** What a response tells without its body: reading these of it loses nothing. */
+const STATUS_READS = new Set(['ok', 'status', 'statusText', 'headers', 'url', 'redirected', 'type']);
+
+/** Whether the value of an expression is used: not a statement of its own (under `await`, parentheses). */
+function valueUsed(node: ts.Expression): boolean {
+  let n: ts.Node = node;
+  while (ts.isParenthesizedExpression(n.parent) || ts.isAwaitExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isNonNullExpression(n.parent)) n = n.parent;
+  return !ts.isExpressionStatement(n.parent) && !ts.isVoidExpression(n.parent);
+}
+
+/** Whether every use of a parameter in its function reads only the status of the response it holds. */
+function readsOnlyStatus(parameter: ts.ParameterDeclaration, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  if (!ts.isIdentifier(parameter.name)) return false;
+  return usesOf(parameter.getSourceFile(), parameter, declarationOf).every((id) => ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id && STATUS_READS.has(id.parent.name.text));
+}
+
+/**
+ * A `.then()` handler written in place reads what it is given where the flow follows it (its
+ * parameter holds the records or body), or a response's status only.
+ */
+function handlerFollowed(step: ts.CallExpression, given: Shape, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  const handler = step.arguments[0] && unwrap(step.arguments[0]);
+  if ((step.expression as ts.PropertyAccessExpression).name.text !== 'then' || !handler || (!ts.isArrowFunction(handler) && !ts.isFunctionExpression(handler))) return false;
+  if (given.kind !== 'response' && given.kind !== 'stream') return true;
+  const parameter = handler.parameters[0];
+  return !parameter || readsOnlyStatus(parameter, declarationOf);
+}
+
+/**
+ * Answers the flow loses further on, where they are parsed or handed on: `res.json().catch(() =>
+ * ({ items: [] }))` (a fallback in v1's shape), `.then(parse)` of a function it does not read, a
+ * response handed to a function of the file that reads its body (`summarise(res)`). Migrated, such a
+ * call's reads there would keep v1's names.
+ */
+export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { call: V1Call; why: string }[] {
+  const out: { call: V1Call; why: string }[] = [];
+  for (const node of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+    const callee = node.expression;
+    if (ts.isPropertyAccessExpression(callee) && PROMISE_STEPS.has(callee.name.text)) {
+      const target = flow.shapeOf(callee.expression);
+      const call = target && 'call' in target ? target.call : undefined;
+      if (call && !flow.shapeOf(node) && valueUsed(node) && !handlerFollowed(node, target!, declarationOf)) out.push({ call, why: `is read through .${callee.name.text}(${node.arguments.length > 0 ? '...' : ''}), where migrate-v2 loses it` });
+      continue;
+    }
+    const fn = ts.isIdentifier(callee) ? functionOf(callee, declarationOf) : undefined;
+    if (!fn || fn.getSourceFile() !== sf) continue;
+    node.arguments.forEach((arg, i) => {
+      const shape = ts.isSpreadElement(arg) ? undefined : flow.shapeOf(arg);
+      const parameter = fn.parameters[Math.min(i, fn.parameters.length - 1)];
+      if ((shape?.kind !== 'response' && shape?.kind !== 'stream') || !parameter || flow.shapeOf(node) || readsOnlyStatus(parameter, declarationOf)) return;
+      out.push({ call: shape.call, why: `is handed to ${callee.getText(sf)}(), which reads it where migrate-v2 does not follow it` });
+    });
+  }
+  return out;
+}
+
+/** Steps of a promise that hand on what it gives (or a handler's value). */
+const PROMISE_STEPS = new Set(['then', 'catch', 'finally']);

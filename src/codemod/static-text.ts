@@ -80,7 +80,7 @@ export function isPathLiteral(node: ts.Node): node is PathLiteral {
   return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node);
 }
 
-function isConst(declaration: ts.VariableDeclaration): boolean {
+export function isConst(declaration: ts.VariableDeclaration): boolean {
   return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
 }
 

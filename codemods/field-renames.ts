@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, keyChanges, preciseTimestamp, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
@@ -128,6 +128,31 @@ function noteKeysRead(ctx: TransformContext, node: ts.Node): void {
   ctx.todo(node, `${how} reads this ${shape.resource.singular} record's keys as they come: v2 ${changes}, and the code given them is not migrated; check what it makes of them`);
 }
 
+/** Calls that print or write what they are given: records shown there whole, or serialised whole, show v2's keys. */
+const PRINTED_BY = /^(?:console\.(?:log|info|warn|error|debug|dir|table)|process\.std(?:out|err)\.write|(?:fs\.)?(?:writeFile|appendFile)(?:Sync)?)$/;
+
+/**
+ * `console.table(groups)`, `console.log(JSON.stringify(group))`: records printed or written whole
+ * show v2's keys (and, where a map leaves its zeros out, fewer members): once per file, the first
+ * place it does. A request's body, serialised for the call, is no record shown.
+ */
+function noteShownWhole(ctx: TransformContext, call: ts.CallExpression, once: { noted: boolean }): void {
+  if (once.noted || !PRINTED_BY.test(call.expression.getText(ctx.sf))) return;
+  const shown = call.arguments.flatMap((a) => {
+    const value = ts.isSpreadElement(a) ? undefined : serialised(unwrap(a)) ?? a;
+    const shape = value && ctx.shapeOf(value);
+    return shape?.kind === 'resource' || shape?.kind === 'array' ? [shape] : [];
+  })[0];
+  if (!shown) return;
+  once.noted = true;
+  ctx.todo(call, `this shows ${shown.resource.singular} records whole: on v2 their keys differ (${keysOnV2(shown.resource)}), so what it prints or writes changes with them; check whoever reads it`);
+}
+
+/** `JSON.stringify(value, ...)`: the value. */
+function serialised(e: ts.Expression): ts.Expression | undefined {
+  return ts.isCallExpression(e) && e.expression.getText() === 'JSON.stringify' && e.arguments[0] && !ts.isSpreadElement(e.arguments[0]) ? e.arguments[0] : undefined;
+}
+
 /** `const { id, ...rest } = record`: the rest holds the keys the pattern does not name, as the version shows them. */
 function noteRestOfRecord(ctx: TransformContext, pattern: ts.ObjectBindingPattern, resource: ResourceContract): void {
   const rest = pattern.elements.find((e) => e.dotDotDotToken);
@@ -171,15 +196,35 @@ function keyedRole(ctx: TransformContext, type: ts.Type) {
 
 /** `const copy: Identity = { id, ... }`, `return { ...group, id }` from a function giving a Group: the keys follow the renames. */
 function renameLiteralKeys(ctx: TransformContext, object: ts.ObjectLiteralExpression): void {
-  if (ctx.analysis.types.containers.size === 0 || !object.properties.some((p) => p.name && RENAMED.has(p.name.getText().replace(/^['"]|['"]$/g, '')))) return;
+  if (!object.properties.some((p) => p.name && RENAMED.has(p.name.getText().replace(/^['"]|['"]$/g, '')))) return;
+  if (renameOverrides(ctx, object) || ctx.analysis.types.containers.size === 0) return;
   const contextual = ctx.analysis.checker.getContextualType(object);
   // In an async function the return's contextual type is `T | PromiseLike<T>`: the record is what it awaits.
   const checker = ctx.analysis.checker;
   const record = contextual && (checker.getAwaitedType(contextual) ?? contextual);
   const role = contextual && (ctx.analysis.types.roleOf(contextual) ?? ctx.analysis.types.roleOf(record!) ?? keyedRole(ctx, record!));
   if (role?.shape !== 'resource') return;
-  const renames = clientFieldRenames(role.resource);
-  for (const p of object.properties) {
+  renamePropertyKeys(ctx, object.properties, clientFieldRenames(role.resource));
+}
+
+/**
+ * `{ ...person, id: \`snapshot/${person.name}\` }`: a copy of a record with the program's own value
+ * over one of its fields. Reads of the copy take the v2 name, so the value the program sets there
+ * takes it too (`uid: ...`); a key before the spread is overwritten by the record alike on both.
+ */
+function renameOverrides(ctx: TransformContext, object: ts.ObjectLiteralExpression): boolean {
+  for (const [at, p] of object.properties.entries()) {
+    const shape = ts.isSpreadAssignment(p) ? ctx.shapeOf(p.expression) : undefined;
+    if (shape?.kind !== 'resource') continue;
+    renamePropertyKeys(ctx, object.properties.slice(at + 1), clientFieldRenames(shape.resource));
+    return true;
+  }
+  return false;
+}
+
+/** Gives the keys of an object literal's members their v2 names (a shorthand member keeps its value: `uid: id`). */
+function renamePropertyKeys(ctx: TransformContext, properties: readonly ts.ObjectLiteralElementLike[], renames: ReadonlyMap<string, string>): void {
+  for (const p of properties) {
     if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) {
       const to = renames.get(p.name.text);
       if (to && !ctx.isClaimed(p.name)) ctx.replace(p.name, ts.isStringLiteral(p.name) ? quoteLike(ctx.textOf(p.name), to) : to);
@@ -242,11 +287,14 @@ export const fieldRenamesTransform: Transform = {
       const list = (push.expression as ts.PropertyAccessExpression).expression;
       const shape = ctx.shapeOf(list);
       if (shape?.kind === 'array') ctx.todo(push, `this pushes a row that is no ${shape.resource.singular} record into a list of ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) where the list is read, this row's are not; give it the v2 names or a list of its own`);
+      if (shape?.kind === 'keyed') ctx.todo(push, `this puts a value that is no ${shape.resource.singular} record beside ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) where they are read from it, this value's are not; give it the v2 names or a holder of its own`);
     }
     for (const call of ctx.calls) if (call.operation === 'update' || call.operation === 'create') renameBodyKeys(ctx, call);
     const shown: [ts.Node, string][] = [];
+    const shownWhole = { noted: false };
     forEachNode(ctx.sf, (node) => {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
+      if (ts.isCallExpression(node)) noteShownWhole(ctx, node, shownWhole);
       if (ts.isCallExpression(node) || ts.isForInStatement(node)) noteKeysRead(ctx, node);
       if (ts.isCallExpression(node) || ts.isBinaryExpression(node) || ts.isElementAccessExpression(node)) renameKeyTested(ctx, node);
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);

@@ -85,7 +85,7 @@ const LEARNING_KINDS = [
 
 export class DataFlow {
   private readonly declared = new Map<ts.Declaration, Shape>();
-  /** `list.push({ ... })` of an object literal: a row that is no API record, if the list gathers records. */
+  /** `list.push({ ... })`, `map.set(key, { ... })` of an object literal: a row that is no API record, if the list or Map holds records. */
   readonly otherPushes: ts.CallExpression[] = [];
   /** Declarations known only from their `.id` in a URL: what the flow says of them wins. */
   private readonly weak = new Set<ts.Declaration>();
@@ -217,14 +217,19 @@ export class DataFlow {
     if (this.feeds) return this.feeds;
     this.feeds = new Map();
     const functions = new Map<ts.Declaration, { fn: ts.SignatureDeclaration; uses: Use[]; open: boolean }>();
-    for (const node of nodesOf(this.sf).ofKinds(ts.SyntaxKind.FunctionDeclaration, ts.SyntaxKind.VariableDeclaration)) {
+    for (const node of nodesOf(this.sf).ofKinds(ts.SyntaxKind.FunctionDeclaration, ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.ClassDeclaration)) {
       if (ts.isFunctionDeclaration(node) && node.name && node.body) functions.set(node, { fn: node, uses: [], open: hasModifier(node, ts.SyntaxKind.ExportKeyword) });
+      // `new Teams(groups)`: what a class is made with reaches its constructor's parameters.
+      if (ts.isClassDeclaration(node) && node.name) {
+        const made = node.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+        if (made) functions.set(node, { fn: made, uses: [], open: hasModifier(node, ts.SyntaxKind.ExportKeyword) });
+      }
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
         functions.set(node, { fn: node.initializer, uses: [], open: hasModifier(node.parent.parent, ts.SyntaxKind.ExportKeyword) });
       }
     }
     if (functions.size === 0) return this.feeds;
-    const names = new Set([...functions.keys()].map((d) => (d as ts.FunctionDeclaration | ts.VariableDeclaration).name!.getText(this.sf)));
+    const names = new Set([...functions.keys()].map((d) => (d as ts.FunctionDeclaration | ts.VariableDeclaration | ts.ClassDeclaration).name!.getText(this.sf)));
     for (const id of nodesOf(this.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
       if (!names.has(id.text) || functions.has(id.parent as ts.Declaration)) continue;
       const declaration = this.declarationOf(id);
@@ -246,6 +251,10 @@ export class DataFlow {
   /** How a use of a function hands its parameters values: a call's arguments, or the elements of an array it is the callback of. */
   private useOf(id: ts.Identifier): Use | undefined {
     const parent = id.parent;
+    if (ts.isNewExpression(parent) && parent.expression === id) {
+      const args = parent.arguments ?? [];
+      return (i) => (args[i] && !args.slice(0, i + 1).some(ts.isSpreadElement) ? () => this.shapeOf(args[i]!) : undefined);
+    }
     if (!ts.isCallExpression(parent)) return undefined;
     if (parent.expression === id) {
       const args = parent.arguments;
@@ -326,6 +335,8 @@ export class DataFlow {
       const target = this.shapeOf(n.expression);
       if (target?.kind === 'array' || target?.kind === 'keyed') return as(target, 'resource');
       if (target?.kind === 'entries') return as(target, 'pair');
+      // `pair[1]` of `[key, record]`.
+      if (target?.kind === 'pair' && ts.isNumericLiteral(n.argumentExpression) && n.argumentExpression.text === '1') return as(target, 'resource');
       if (target?.kind === 'arrays' || target?.kind === 'groups') return as(target, 'array');
       if (target?.kind === 'groupEntries') return as(target, 'groupPair');
       if (ts.isStringLiteral(n.argumentExpression)) return this.memberShape(target, n.argumentExpression.text);
@@ -377,7 +388,8 @@ export class DataFlow {
   private literalPart(e: ts.Expression): Held | undefined {
     const shape = this.shapeOf(ts.isSpreadElement(e) ? e.expression : e);
     if (!shape || !('resource' in shape)) return undefined;
-    if (ts.isSpreadElement(e)) return shape.kind === 'array' || shape.kind === 'arrays' ? shape : undefined;
+    // `[...byName]` of a Map of records: its `[key, record]` entries.
+    if (ts.isSpreadElement(e)) return shape.kind === 'array' || shape.kind === 'arrays' || shape.kind === 'entries' ? shape : shape.kind === 'keyed' ? (as(shape, 'entries') as Held) : undefined;
     return shape.kind === 'resource' ? (as(shape, 'array') as Held) : shape.kind === 'array' ? (as(shape, 'arrays') as Held) : undefined;
   }
 
@@ -444,6 +456,8 @@ export class DataFlow {
       if (name === 'body') return target.call.client === 'undici' || target.call.client === 'fetch' ? { kind: 'stream', call: target.call } : bodyShape(target.call);
     }
     if (target.kind === 'envelope' && name === target.resource.v1.endpoints.list!.envelopeKey) return { kind: 'array', resource: target.resource, ...(call ? { call } : {}) };
+    // `byName.ci` of an index of records (`Object.fromEntries`, a reduce): a record, as `byName['ci']` is; a Map's one member is its size.
+    if (target.kind === 'keyed' && name !== 'size') return as(target, 'resource');
     if (target.kind === 'resource') {
       const field = target.resource.fields.find((f) => f.v1 === name && f.reference?.v1Form === 'object');
       if (field) return { kind: 'resource', resource: resourceOf(field.reference!.target), ...(call ? { call } : {}), hydrated: field.reference!.hydratedFields.map((f) => f.name) };
@@ -553,6 +567,8 @@ export class DataFlow {
       if (target?.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...target, kind: 'resource' };
       if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
       if (target?.kind === 'array' && method === 'reduce') return this.callbackReturn(n.arguments[0]);
+      // `for (const [i, g] of groups.entries())`: each an index and a record.
+      if (target?.kind === 'array' && method === 'entries') return as(target, 'entries');
       if (target?.kind === 'keyed') return keyedMethod(target, method);
       if (target?.kind === 'groups') return groupsMethod(target, method);
       if ((target?.kind === 'entries' || target?.kind === 'groupEntries') && ARRAY_OF_ARRAY.has(method)) return target;
@@ -560,7 +576,8 @@ export class DataFlow {
       const held = this.heldBy(n);
       if (held) return held;
       const byName = this.methodReturns.get(method);
-      if (byName && (n.expression.expression.kind === ts.SyntaxKind.ThisKeyword || ts.isIdentifier(n.expression.expression))) return byName;
+      const receiver = unwrap(n.expression.expression);
+      if (byName && (receiver.kind === ts.SyntaxKind.ThisKeyword || ts.isIdentifier(receiver) || ts.isNewExpression(receiver))) return byName;
     }
     if (ts.isIdentifier(n.expression)) {
       const copied = n.expression.text === 'structuredClone' ? this.heldBy(n) : undefined;
@@ -610,8 +627,10 @@ export class DataFlow {
   }
 
   /**
-   * `check(res)` of a function of the file that returns its parameter, or the body it parses
-   * (`return res.json()`), or nothing (`return null`): what this call hands it, as such.
+   * A function of the file that gives back what this call hands it, as such: the parameter itself,
+   * the body it parses (`check(res)` returning `res.json()`), a record or records of it
+   * (`byName(items, name)` returning `items.find(...)`), or nothing (`return null`). Read at each
+   * call: one helper serves lists of several kinds.
    */
   private givenBack(fn: ts.Node, call: ts.CallExpression): Shape | undefined {
     if (!ts.isFunctionDeclaration(fn) && !ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
@@ -619,12 +638,12 @@ export class DataFlow {
     for (const returned of returnedExpressions(fn)) {
       const r = unwrap(returned);
       if (r.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(r) && r.text === 'undefined')) continue;
-      const parsed = ts.isCallExpression(r) && r.arguments.length === 0 && ts.isPropertyAccessExpression(r.expression) && r.expression.name.text === 'json' ? unwrap(r.expression.expression) : undefined;
-      const named = parsed ?? r;
+      const method = ts.isCallExpression(r) && ts.isPropertyAccessExpression(r.expression) ? r.expression.name.text : undefined;
+      const named = method ? unwrap((r as ts.CallExpression & { expression: ts.PropertyAccessExpression }).expression.expression) : r;
       const parameter = ts.isIdentifier(named) ? this.declarationOf(named) : undefined;
       const handed = parameter && ts.isParameter(parameter) && parameter.parent === fn ? call.arguments[fn.parameters.indexOf(parameter)] : undefined;
       const shape = handed && !ts.isSpreadElement(handed) ? this.shapeOf(handed) : undefined;
-      const answer = parsed ? (shape?.kind === 'response' || shape?.kind === 'stream' ? bodyShape(shape.call) : undefined) : shape;
+      const answer = shape && (method === undefined ? shape : givenBy(shape, method, (r as ts.CallExpression).arguments.length));
       if (!answer || (given && (given.kind !== answer.kind || callOfShape(given) !== callOfShape(answer)))) return undefined;
       given = answer;
     }
@@ -673,7 +692,11 @@ export class DataFlow {
     const callee = n.expression.getText(this.sf);
     const args = n.arguments ?? [];
     const first = args[0] && !ts.isSpreadElement(args[0]) ? this.shapeOf(args[0]) : undefined;
-    if (ts.isNewExpression(n)) return callee === 'Map' && first && (first.kind === 'entries' || first.kind === 'keyed') ? as(first, 'keyed') : undefined;
+    if (ts.isNewExpression(n)) {
+      if (callee === 'Map' && first && (first.kind === 'entries' || first.kind === 'keyed')) return as(first, 'keyed');
+      // `new Set(groups)`: iterated, it gives the records.
+      return callee === 'Set' && first?.kind === 'array' ? first : undefined;
+    }
     if (COPIES.has(callee)) {
       // Object.assign(target, ...sources) answers the target: a copy when the target is a fresh `{}`.
       if (callee === 'Object.assign') {
@@ -861,7 +884,12 @@ export class DataFlow {
         const variable = this.declarationOf(node.left);
         if (variable && ts.isVariableDeclaration(variable)) this.site(variable, node, node.right);
       }
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'set' && node.arguments.length === 2) holds(node.expression.expression, node.arguments[1]);
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'set' && node.arguments.length === 2) {
+        holds(node.expression.expression, node.arguments[1]);
+        // `byId.set(key, { id: ... })`: a value of the program's own beside the records a Map may hold.
+        const value = unwrap(node.arguments[1]!);
+        if (ts.isObjectLiteralExpression(value) && this.shapeOf(value)?.kind !== 'resource' && !this.otherPushes.includes(node)) this.otherPushes.push(node);
+      }
       if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
         const over = this.shapeOf(node.expression);
         const declaration = node.initializer.declarations[0];
@@ -971,6 +999,14 @@ type Use = (i: number) => Feed | undefined;
 /** The call a shape's values come from. */
 function callOfShape(shape: Shape): V1Call | undefined {
   return 'call' in shape ? shape.call : undefined;
+}
+
+/** What `value.method(...)` gives of a value handed to a helper: the body a response parses to, a record or records of an array. */
+function givenBy(value: Shape, method: string, args: number): Shape | undefined {
+  if ((value.kind === 'response' || value.kind === 'stream') && method === 'json' && args === 0) return bodyShape(value.call);
+  if (value.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...value, kind: 'resource' };
+  if (value.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return value;
+  return undefined;
 }
 
 /**

@@ -19,7 +19,7 @@ import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
-import { Wrappers } from './wrappers.js';
+import { Wrappers, type Wrapper } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
 import type { CodemodConfig } from './config.js';
 import { DoublePlan } from './double-plan.js';
@@ -110,7 +110,7 @@ export class Analysis {
     for (let round = 0; round < rounds; round++) {
       this.types.reset();
       this.gatherEvidence();
-      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.keepWritesOfV1Records(), this.plan.planPaths(), this.keepTimesComparedAcrossVersions()].some(Boolean);
+      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.keepCallsTypedOutOfReach(), this.keepWritesOfV1Records(), this.plan.planPaths(), this.keepTimesComparedAcrossVersions()].some(Boolean);
       if (!kept) return;
     }
     this.plan.planPaths();
@@ -185,6 +185,7 @@ export class Analysis {
    * the call site when the reader's request can be written there (reader-gets.ts).
    */
   private keepListReadersWhole(): void {
+    const runTimePaths = this.readersGivenRunTimePaths();
     for (const wrapper of this.wrappers.byFunction.values()) {
       if (!wrapper.records) continue;
       const calls = this.plan.calls.filter((c) => c.via === wrapper);
@@ -197,14 +198,36 @@ export class Analysis {
       }
       const listed = calls.filter((c) => !this.readerGets.has(c));
       const odd = listed.find((c) => c.operation !== 'list' || c.resource.v1.endpoints.list?.paginated) ?? [...this.files.values()].some((f) => f.unplaced.some((u) => this.wrappers.viaWrapper(u)?.via === wrapper));
-      const why = `${wrapper.name}() reads the records of every list it is handed in one place, and v2 names them per kind: its calls migrate together, and ${unreadable ?? (odd ? 'one of them cannot (it is no plain v1 list)' : 'one of them stays on v1')}, so none does; migrate ${wrapper.name}() by hand`;
-      if (odd || unreadable) {
+      const handedAny = runTimePaths.has(wrapper) ? 'one of them is handed a path known only at run time (which may be a v1 path)' : undefined;
+      const why = `${wrapper.name}() reads the records of every list it is handed in one place, and v2 names them per kind: its calls migrate together, and ${unreadable ?? handedAny ?? (odd ? 'one of them cannot (it is no plain v1 list)' : 'one of them stays on v1')}, so none does; migrate ${wrapper.name}() by hand`;
+      if (odd || unreadable || handedAny) {
         for (const call of calls) {
           this.plan.demote(call, why);
           this.readerGets.delete(call);
         }
       } else this.plan.together(listed, why);
     }
+  }
+
+  /**
+   * List readers some call hands a path the analysis does not know (`for (const [kind, path] of
+   * Object.entries(API)) get(path)`): migrated, the reader would read that list as v2's too.
+   */
+  private readersGivenRunTimePaths(): Set<Wrapper> {
+    const readers = [...this.wrappers.byFunction.values()].filter((w) => w.records);
+    const out = new Set<Wrapper>();
+    if (readers.length === 0) return out;
+    const names = new Set(readers.map((w) => w.name));
+    const known = new Set(this.plan.calls.map((c) => c.call));
+    for (const file of this.files.values()) {
+      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression;
+        if (!ts.isIdentifier(callee) || !names.has(callee.text) || known.has(node) || file.unplaced.includes(node)) continue;
+        const via = this.wrappers.viaWrapper(node)?.via;
+        if (via?.records) out.add(via);
+      }
+    }
+    return out;
   }
 
   /**
@@ -306,6 +329,25 @@ export class Analysis {
         if (!read) continue;
         const what = `${read.call.resource.singular} ${read.call.operation} (${placeOf(read.call.call, call.call.getSourceFile())})`;
         this.plan.demote(call, `${staysOnV1(call)}: its body is ${read.made ? 'made from a record' : 'a record'} of the ${what}, which stays on v1, and carries v1's field names`);
+        kept = true;
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Records typed by an interface of a declaration file (`globals.d.ts`, a package's types) that
+   * names a field v2 renames: the codemod rewrites no declaration file, so reads through that type
+   * would keep v1's names; the calls whose values it types stay on v1.
+   */
+  private keepCallsTypedOutOfReach(): boolean {
+    let kept = false;
+    for (const [container, calls] of this.types.unwritable) {
+      const type = ts.isInterfaceDeclaration(container) ? container.name.text : 'a type';
+      const file = container.getSourceFile().fileName.split('/').pop();
+      for (const call of calls as Set<V1Call>) {
+        if (!this.plan.migrates(call)) continue;
+        this.plan.demote(call, `${staysOnV1(call)}: its records are typed by ${type} of ${file}, a declaration file migrate-v2 does not rewrite, which names fields v2 renames (${renamesNamed(call.resource)}); move ${type} into a source file or migrate it by hand`);
         kept = true;
       }
     }
@@ -564,11 +606,16 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const fn of exportedFunctions(file.sf)) {
         const shape = file.flow.returnOf(fn);
-        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || !this.returnsUntyped(fn)) continue;
+        // A response says nothing of its body whatever its type: its importers parse and read it out of sight.
+        const response = shape?.kind === 'response' || shape?.kind === 'stream';
+        if (!shape?.call || (!('resource' in shape) && !response) || !this.plan.migrates(shape.call) || (!response && !this.returnsUntyped(fn))) continue;
         // Asked last: most files return no records, and the importers are found by the checker.
         if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
         const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) ? fn.parent.name.getText(file.sf) : 'this function';
-        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesNamed(shape.call.resource)}); give ${name}() a return type naming the record type, or migrate it by hand`);
+        const why = response
+          ? `${name}() returns its response to other modules, which parse it where migrate-v2 does not follow their reads (envelope, pages, ${renamesNamed(shape.call.resource)}); migrate it with them by hand`
+          : `${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesNamed(shape.call.resource)}); give ${name}() a return type naming the record type, or migrate it by hand`;
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${why}`);
       }
     }
   }

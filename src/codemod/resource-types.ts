@@ -6,7 +6,7 @@
  * members never disqualify one. The checker then finds these types on any value, in any file.
  */
 import { ts } from 'ts-morph';
-import { resourceOf, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, resourceOf, type ResourceContract } from '../contract/index.js';
 
 /** The node that holds a type's members: an interface, or a type literal (also behind an alias). */
 export type Container = ts.InterfaceDeclaration | ts.TypeLiteralNode;
@@ -48,6 +48,12 @@ export class ResourceTypes {
    * records: they keep their names, as pinned containers do.
    */
   readonly foreign = new Set<Container>();
+  /**
+   * Containers of a declaration file (`globals.d.ts`, a package's types) seen on values of calls
+   * that would migrate, naming a member v2 renames: they are not rewritten, so those calls cannot
+   * migrate; by the calls seen on each.
+   */
+  readonly unwritable = new Map<Container, Set<object>>();
   private context: { call?: object; pinned: boolean } = { pinned: false };
   private readonly typeCache = new Map<ts.Type, CheckedRole | null>();
 
@@ -60,6 +66,7 @@ export class ResourceTypes {
     this.pinned.clear();
     this.foreign.clear();
     this.seenOn.clear();
+    this.unwritable.clear();
     this.typeCache.clear();
   }
 
@@ -143,7 +150,11 @@ export class ResourceTypes {
   }
 
   private attachContainer(container: Container, shape: TypeShape, resource: ResourceContract, args: readonly ts.TypeNode[] | undefined, depth: number): void {
-    if (shape === 'array' || !isProjectSource(container.getSourceFile())) return;
+    if (shape === 'array') return;
+    if (!isProjectSource(container.getSourceFile())) {
+      if (this.context.call && !this.context.pinned && namesRenamedMember(container, shape, resource)) this.unwritable.set(container, (this.unwritable.get(container) ?? new Set()).add(this.context.call));
+      return;
+    }
     if (this.context.call) this.seenOn.set(container, (this.seenOn.get(container) ?? new Set()).add(this.context.call));
     if (this.context.pinned) {
       if (this.pinned.has(container)) return;
@@ -299,6 +310,13 @@ export class ResourceTypes {
 /** Types of libraries and of the lib files are theirs, never ours to read as resources or to edit. */
 export function isProjectSource(sf: ts.SourceFile): boolean {
   return !sf.isDeclarationFile && !sf.fileName.includes('/node_modules/');
+}
+
+/** Whether a container names a member v2 names otherwise: a renamed field of a record, the records' key of a list. */
+function namesRenamedMember(container: Container, shape: TypeShape, resource: ResourceContract): boolean {
+  const list = resource.v1.endpoints.list;
+  const renamed = shape === 'envelope' ? (list && list.envelopeKey !== resource.v2.endpoints.list?.envelopeKey ? [list.envelopeKey] : []) : [...clientFieldRenames(resource).keys()];
+  return renamed.some((name) => container.members.some((m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && m.name.text === name));
 }
 
 /** The type node of a container's member, by name. */

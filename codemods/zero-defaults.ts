@@ -91,8 +91,14 @@ function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpressio
 }
 
 /** `const { repositories } = limits` -> `const { repositories = 0 } = limits`. */
-function defaultPattern(ctx: TransformContext, pattern: ts.ObjectBindingPattern): void {
-  for (const element of pattern.elements) if (!element.initializer && !element.dotDotDotToken) ctx.edit(element.name.end, element.name.end, ' = 0');
+function defaultPattern(ctx: TransformContext, pattern: ts.ObjectBindingPattern, keys: readonly string[], map?: ts.Expression): void {
+  // `const { clusters, ...others } = limits`: the rest holds v1's zero members too only if the map has them first.
+  if (pattern.elements.some((e) => e.dotDotDotToken)) {
+    if (map) defaultShownMap(ctx, map, keys);
+    else ctx.todo(pattern, `v2 leaves a zero member of this map out where v1 showed 0 (${keys.join(', ') || 'its counts'}): the rest of this pattern lacks them; give the map its known members at 0 first`);
+    return;
+  }
+  for (const element of pattern.elements) if (!element.initializer) ctx.edit(element.name.end, element.name.end, ' = 0');
 }
 
 /** Where `x ?? 0` needs no parentheses: an argument, a template hole, an initialiser, a returned value. */
@@ -158,7 +164,7 @@ function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDecla
     const p = id.parent;
     if ((ts.isPropertyAccessExpression(p) || (ts.isElementAccessExpression(p) && ts.isStringLiteral(p.argumentExpression))) && p.expression === id) defaultMember(ctx, p);
     else if (ts.isCallExpression(p) && p.arguments.includes(id) && SHOWN_BY.test(p.expression.getText(ctx.sf))) defaultShownMap(ctx, id, keys);
-    else if (ts.isVariableDeclaration(p) && p.initializer === id && ts.isObjectBindingPattern(p.name)) defaultPattern(ctx, p.name);
+    else if (ts.isVariableDeclaration(p) && p.initializer === id && ts.isObjectBindingPattern(p.name)) defaultPattern(ctx, p.name, keys, id);
     else if (!zeroesFirst(id, keys)) ctx.todo(id, `${zeroes}: where ${name} goes on from here, a member read gets undefined; default it to 0 there`);
   }
 }
@@ -172,7 +178,7 @@ function defaultBoundMaps(ctx: TransformContext, pattern: ts.ObjectBindingPatter
     const keys = knownKeys(shape.resource, bindingKey(element)!);
     if (!keys) continue;
     // `{ resourceLimits: { clusters } }`: its members taken apart in place.
-    if (ts.isObjectBindingPattern(element.name)) defaultPattern(ctx, element.name);
+    if (ts.isObjectBindingPattern(element.name)) defaultPattern(ctx, element.name, keys);
     else if (ts.isIdentifier(element.name)) defaultThroughName(ctx, element, keys);
   }
 }
@@ -236,9 +242,12 @@ export const zeroDefaults: Transform = {
         return;
       }
       // `const { repositories } = group.resourceLimits`
-      if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && zeroDefaultMap(ctx, node.initializer)) {
-        defaultPattern(ctx, node.name);
-        return;
+      if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer) {
+        const keys = zeroDefaultMap(ctx, node.initializer);
+        if (keys) {
+          defaultPattern(ctx, node.name, keys, node.initializer);
+          return;
+        }
       }
       // `const { name, resourceLimits } = group`, `({ resourceLimits: limits }) => ...`: the map under the name it is bound to.
       if (ts.isObjectBindingPattern(node)) {

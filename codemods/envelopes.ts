@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, V1_LIST_KEYS, type ResourceContract } from '../src/contract/index.js';
-import { bindingKey, forEachNode, renameBindingKey, renameTypeMember } from './helpers.js';
+import { bindingKey, nodesOf, renameBindingKey, renameTypeMember } from './helpers.js';
 
 const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
 const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
@@ -59,19 +59,19 @@ export const envelopes: Transform = {
       if (kinds.size === 1 && !ctx.analysis.types.needsCopies(container)) migrateEnvelopeType(ctx, container, [...kinds][0]!);
     }
     copySharedListTypes(ctx);
-    forEachNode(ctx.sf, (node) => {
+    for (const node of nodesOf(ctx.sf).ofKinds(ts.SyntaxKind.PropertyAccessExpression, ts.SyntaxKind.ObjectBindingPattern)) {
       if (ts.isPropertyAccessExpression(node)) {
         // Only the name changes: the expression before it may hold another transform's edits.
-        if (!V1_LIST_KEYS.has(node.name.text) || ctx.isClaimed(node.name)) return;
+        if (!V1_LIST_KEYS.has(node.name.text) || ctx.isClaimed(node.name)) continue;
         const shape = ctx.shapeOf(node.expression);
         if (shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && node.name.text === v1Key(shape.resource)) ctx.replace(node.name, v2Key(shape.resource));
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = ctx.patternShape(node);
-        if (shape?.kind !== 'envelope' || shape.call?.operation === 'get-by-list') return;
+        if (shape?.kind !== 'envelope' || shape.call?.operation === 'get-by-list') continue;
         for (const element of node.elements) {
           if (bindingKey(element) === v1Key(shape.resource)) renameBindingKey(ctx, element, v2Key(shape.resource));
         }
       }
-    });
+    }
   },
 };

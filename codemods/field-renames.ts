@@ -9,7 +9,7 @@ import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
-import { bindingKey, destructuredShape, forEachNode, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
+import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import type { Shape } from '../src/codemod/data-flow.js';
@@ -127,6 +127,18 @@ function noteKeysRead(ctx: TransformContext, node: ts.Node): void {
   const how = ts.isForInStatement(node) ? 'for...in' : (node as ts.CallExpression).expression.getText(ctx.sf);
   ctx.todo(node, `${how} reads this ${shape.resource.singular} record's keys as they come: v2 ${changes}, and the code given them is not migrated; check what it makes of them`);
 }
+
+/** The kinds of node the transform reads or renames at: its pass reads these only. */
+const RENAME_SITES = [
+  ts.SyntaxKind.CallExpression,
+  ts.SyntaxKind.ForInStatement,
+  ts.SyntaxKind.BinaryExpression,
+  ts.SyntaxKind.ElementAccessExpression,
+  ts.SyntaxKind.TypeReference,
+  ts.SyntaxKind.ObjectLiteralExpression,
+  ts.SyntaxKind.PropertyAccessExpression,
+  ts.SyntaxKind.ObjectBindingPattern,
+];
 
 /** Calls that print or write what they are given: records shown there whole, or serialised whole, show v2's keys. */
 const PRINTED_BY = /^(?:console\.(?:log|info|warn|error|debug|dir|table)|process\.std(?:out|err)\.write|(?:fs\.)?(?:writeFile|appendFile)(?:Sync)?)$/;
@@ -292,7 +304,7 @@ export const fieldRenamesTransform: Transform = {
     for (const call of ctx.calls) if (call.operation === 'update' || call.operation === 'create') renameBodyKeys(ctx, call);
     const shown: [ts.Node, string][] = [];
     const shownWhole = { noted: false };
-    forEachNode(ctx.sf, (node) => {
+    for (const node of nodesOf(ctx.sf).ofKinds(...RENAME_SITES)) {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
       if (ts.isCallExpression(node)) noteShownWhole(ctx, node, shownWhole);
       if (ts.isCallExpression(node) || ts.isForInStatement(node)) noteKeysRead(ctx, node);
@@ -305,14 +317,14 @@ export const fieldRenamesTransform: Transform = {
         const field = shownTimestamp(ctx, node);
         if (field) shown.push([node, field]);
       }
-      if (ts.isPropertyAccessExpression(node) && (!RENAMED.has(node.name.text) || ctx.isClaimed(node.name))) return;
+      if (ts.isPropertyAccessExpression(node) && (!RENAMED.has(node.name.text) || ctx.isClaimed(node.name))) continue;
       if (ts.isPropertyAccessExpression(node)) {
         const shape = ctx.shapeOf(node.expression);
         const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.name.text) : undefined;
         if (to) ctx.replace(node.name, to);
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = destructuredShape(ctx, node);
-        if (shape?.kind !== 'resource') return;
+        if (shape?.kind !== 'resource') continue;
         noteRestOfRecord(ctx, node, shape.resource);
         for (const element of node.elements) {
           const key = bindingKey(element);
@@ -320,7 +332,7 @@ export const fieldRenamesTransform: Transform = {
           if (to) renameBindingKey(ctx, element, to);
         }
       }
-    });
+    }
     notePrecision(ctx, shown);
   },
 };

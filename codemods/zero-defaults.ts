@@ -11,7 +11,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
 import { assignedTo, assignedValues, isAssignment, isFallback, usesOf } from '../src/codemod/syntax.js';
-import { bindingKey, destructuredShape, forEachNode, propertyKey } from './helpers.js';
+import { bindingKey, destructuredShape, nodesOf, propertyKey } from './helpers.js';
 import { isTyped } from './file-helpers.js';
 
 const ZERO_DEFAULT_FIELDS = new Set(RESOURCES.flatMap((r) => r.fields.filter((f) => f.normalise === 'int-map-zero-defaults' && f.v1).map((f) => f.v1!)));
@@ -229,42 +229,45 @@ function defaultReadWhole(ctx: TransformContext, map: ts.PropertyAccessExpressio
   }
 }
 
+/** The kinds of node a map of counts is read, taken apart, named or shown at: the transform's pass reads these only. */
+const ZERO_DEFAULT_SITES = [ts.SyntaxKind.PropertyAccessExpression, ts.SyntaxKind.ElementAccessExpression, ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.ObjectBindingPattern, ts.SyntaxKind.CallExpression];
+
 export const zeroDefaults: Transform = {
   name: 'zero-defaults',
   description: 'v1 showed zero counts (resourceLimits.repositories: 0), v2 leaves them out: a read defaults to 0, an update in place starts from 0, a map shown whole gets its known members at 0',
   apply(ctx) {
     if (ZERO_DEFAULT_FIELDS.size === 0) return;
-    forEachNode(ctx.sf, (node) => {
+    for (const node of nodesOf(ctx.sf).ofKinds(...ZERO_DEFAULT_SITES)) {
       if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
         if (zeroDefaultMap(ctx, node.expression)) defaultMember(ctx, node);
         const keys = zeroDefaultMap(ctx, node);
         if (keys) defaultReadWhole(ctx, node, keys);
-        return;
+        continue;
       }
       // `const { repositories } = group.resourceLimits`
       if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer) {
         const keys = zeroDefaultMap(ctx, node.initializer);
         if (keys) {
           defaultPattern(ctx, node.name, keys, node.initializer);
-          return;
+          continue;
         }
       }
       // `const { name, resourceLimits } = group`, `({ resourceLimits: limits }) => ...`: the map under the name it is bound to.
       if (ts.isObjectBindingPattern(node)) {
         defaultBoundMaps(ctx, node);
-        return;
+        continue;
       }
       // `const limits = group.resourceLimits`: the map under another name.
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
         const keys = zeroDefaultMap(ctx, node.initializer);
         if (keys) defaultThroughName(ctx, node, keys);
-        return;
+        continue;
       }
-      if (!ts.isCallExpression(node) || !SHOWN_BY.test(node.expression.getText(ctx.sf))) return;
+      if (!ts.isCallExpression(node) || !SHOWN_BY.test(node.expression.getText(ctx.sf))) continue;
       for (const arg of node.arguments) {
         const keys = zeroDefaultMap(ctx, arg);
         if (keys) defaultShownMap(ctx, arg, keys);
       }
-    });
+    }
   },
 };

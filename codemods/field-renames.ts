@@ -144,15 +144,16 @@ const RENAME_SITES = [
 const PRINTED_BY = /^(?:console\.(?:log|info|warn|error|debug|dir|table)|process\.std(?:out|err)\.write|(?:fs\.)?(?:writeFile|appendFile)(?:Sync)?)$/;
 
 /**
- * `console.table(groups)`, `console.log(JSON.stringify(group))`: records printed or written whole
- * show v2's keys (and, where a map leaves its zeros out, fewer members): once per file, the first
- * place it does. A request's body, serialised for the call, is no record shown.
+ * `console.table(groups)`, `JSON.stringify(tag)`: records printed or serialised whole show v2's keys
+ * (and, where a map leaves its zeros out, fewer members): once per file, the first place it does. A
+ * request's body, serialised for a v1 call or inside a helper that sends it, is no record shown.
  */
 function noteShownWhole(ctx: TransformContext, call: ts.CallExpression, once: { noted: boolean }): void {
-  if (once.noted || !PRINTED_BY.test(call.expression.getText(ctx.sf))) return;
-  const shown = call.arguments.flatMap((a) => {
-    const value = ts.isSpreadElement(a) ? undefined : serialised(unwrap(a)) ?? a;
-    const shape = value && ctx.shapeOf(value);
+  if (once.noted) return;
+  const callee = call.expression.getText(ctx.sf);
+  const values = callee === 'JSON.stringify' ? (sentAsBody(ctx, call) ? [] : call.arguments.slice(0, 1)) : PRINTED_BY.test(callee) ? call.arguments : [];
+  const shown = values.flatMap((a) => {
+    const shape = ts.isSpreadElement(a) ? undefined : ctx.shapeOf(a);
     return shape?.kind === 'resource' || shape?.kind === 'array' ? [shape] : [];
   })[0];
   if (!shown) return;
@@ -160,9 +161,15 @@ function noteShownWhole(ctx: TransformContext, call: ts.CallExpression, once: { 
   ctx.todo(call, `this shows ${shown.resource.singular} records whole: on v2 their keys differ (${keysOnV2(shown.resource)}), so what it prints or writes changes with them; check whoever reads it`);
 }
 
-/** `JSON.stringify(value, ...)`: the value. */
-function serialised(e: ts.Expression): ts.Expression | undefined {
-  return ts.isCallExpression(e) && e.expression.getText() === 'JSON.stringify' && e.arguments[0] && !ts.isSpreadElement(e.arguments[0]) ? e.arguments[0] : undefined;
+/** Whether a serialisation is a request's body: in a v1 call's arguments, or in a helper that sends requests. */
+function sentAsBody(ctx: TransformContext, serialise: ts.CallExpression): boolean {
+  if (ctx.calls.some((c) => c.call.arguments.some((a) => a.pos <= serialise.pos && serialise.end <= a.end))) return true;
+  for (let n: ts.Node = serialise.parent; n; n = n.parent) {
+    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n)) {
+      if (ctx.analysis.wrappers.byFunction.has(n)) return true;
+    }
+  }
+  return false;
 }
 
 /** `const { id, ...rest } = record`: the rest holds the keys the pattern does not name, as the version shows them. */

@@ -27,9 +27,9 @@ import { NO_DATA, type DataAccess } from './data-files.js';
 import { updateMask } from './update-masks.js';
 import { filePaging, sendsPages, type ListPaging } from './paging.js';
 
-/** Calls whose answer holds records of their kind, and calls that name one record by its id in the URL. */
+/** Calls whose answer holds records of their kind, and calls that name a record by its id in the URL (its own, or a create's parent). */
 const GIVES_RECORDS = new Set(['list', 'get-by-list', 'create', 'update']);
-const WRITES_BY_ID = new Set(['update', 'delete']);
+const WRITES_BY_ID = new Set(['create', 'update', 'delete']);
 
 export interface FileAnalysis {
   sf: ts.SourceFile;
@@ -366,11 +366,12 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (!WRITES_BY_ID.has(call.operation) || !this.plan.migrates(call)) continue;
+        let source: V1Call | undefined;
         const holder = idHolders(call.urlNode).find((id) => {
           const shape = file.flow.shapeOf(id);
-          return shape?.kind === 'resource' && shape.weak && shape.call === call;
+          source = shape?.kind === 'resource' && shape.weak && shape.call === call ? sources.find((c) => c.resource === shape.resource) : undefined;
+          return source !== undefined;
         });
-        const source = holder && sources.find((c) => c.resource === call.resource);
         if (!holder || !source) continue;
         this.plan.demote(call, `${staysOnV1(call)}: migrate-v2 does not see where ${holder.text} comes from, and the ${source.resource.singular} ${source.operation} (${placeOf(source.call, file.sf)}) stays on v1: ${holder.text} may be one of its v1 records`);
         kept = true;

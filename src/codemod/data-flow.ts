@@ -186,6 +186,18 @@ export class DataFlow {
     return this.text.declarationOf(node);
   }
 
+  /** `Promise.all([fetch(a), fetch(b)]).then(([roles, groups]) => ...)`: each name holds its own call's value, as in `const [a, b] = await Promise.all(...)`. */
+  private bindTupleHandler(call: ts.CallExpression): void {
+    const handler = call.arguments[0] && unwrap(call.arguments[0]);
+    const pattern = handler && (ts.isArrowFunction(handler) || ts.isFunctionExpression(handler)) ? handler.parameters[0]?.name : undefined;
+    const tuple = pattern && ts.isArrayBindingPattern(pattern) && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'then' ? awaitedTuple(call.expression.expression) : undefined;
+    if (!tuple || !pattern || !ts.isArrayBindingPattern(pattern)) return;
+    pattern.elements.forEach((item, i) => {
+      const value = tuple[i];
+      if (ts.isBindingElement(item) && !item.dotDotDotToken && value && !ts.isSpreadElement(value)) this.bindPattern(item.name, this.shapeOf(value));
+    });
+  }
+
   /** Parameters of the file's functions that values of API calls reach, with those calls. */
   parameterMeetings(): IterableIterator<[ts.ParameterDeclaration, { calls: V1Call[]; kind: Shape['kind'] }]> {
     return this.meetings.entries();
@@ -636,8 +648,8 @@ export class DataFlow {
     if (!ts.isFunctionDeclaration(fn) && !ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
     let given: Shape | undefined;
     for (const returned of returnedExpressions(fn)) {
-      const r = unwrap(returned);
-      if (r.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(r) && r.text === 'undefined')) continue;
+      const r = withoutNothingFallback(unwrap(returned));
+      if (isNothing(r)) continue;
       const method = ts.isCallExpression(r) && ts.isPropertyAccessExpression(r.expression) ? r.expression.name.text : undefined;
       const named = method ? unwrap((r as ts.CallExpression & { expression: ts.PropertyAccessExpression }).expression.expression) : r;
       const parameter = ts.isIdentifier(named) ? this.declarationOf(named) : undefined;
@@ -880,6 +892,8 @@ export class DataFlow {
         if (ts.isElementAccessExpression(node.left)) holds(node.left.expression, node.right);
         else assign(node.left, this.shapeOf(node.right));
       }
+      // `cached ??= fetch(...).then(...)`: the value the name holds once given one.
+      if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken || node.operatorToken.kind === ts.SyntaxKind.BarBarEqualsToken) && !ts.isElementAccessExpression(node.left)) assign(node.left, this.shapeOf(node.right));
       if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind) && ts.isIdentifier(node.left)) {
         const variable = this.declarationOf(node.left);
         if (variable && ts.isVariableDeclaration(variable)) this.site(variable, node, node.right);
@@ -899,6 +913,7 @@ export class DataFlow {
         if ((over?.kind === 'groupEntries' || over?.kind === 'groups') && declaration) this.bindPattern(declaration.name, as(over, 'groupPair'));
       }
       if (ts.isCallExpression(node)) for (const [p, shape] of this.callbackBindings(node)) this.bindPattern(p.name, shape);
+      if (ts.isCallExpression(node)) this.bindTupleHandler(node);
       const library = ts.isCallExpression(node) ? this.collection(node) : undefined;
       const records = library && this.shapeOf(library.collection);
       // lodash hands each member to the callbacks first: a record of an array or an index, an array of groups.
@@ -1001,6 +1016,16 @@ function callOfShape(shape: Shape): V1Call | undefined {
   return 'call' in shape ? shape.call : undefined;
 }
 
+/** `null`, `undefined`: a value that holds nothing. */
+function isNothing(e: ts.Expression): boolean {
+  return e.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(e) && e.text === 'undefined');
+}
+
+/** `list.find(...) ?? null`: the value, its fallback holding nothing. */
+function withoutNothingFallback(e: ts.Expression): ts.Expression {
+  return ts.isBinaryExpression(e) && EITHER.has(e.operatorToken.kind) && isNothing(unwrap(e.right)) ? unwrap(e.left) : e;
+}
+
 /** What `value.method(...)` gives of a value handed to a helper: the body a response parses to, a record or records of an array. */
 function givenBy(value: Shape, method: string, args: number): Shape | undefined {
   if ((value.kind === 'response' || value.kind === 'stream') && method === 'json' && args === 0) return bodyShape(value.call);
@@ -1019,7 +1044,7 @@ function emptyFallback(handler: ts.Expression | undefined): boolean {
   if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return false;
   return returnedExpressions(fn).every((e) => {
     const r = unwrap(e);
-    return (ts.isObjectLiteralExpression(r) && r.properties.length === 0) || r.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(r) && r.text === 'undefined') || ts.isVoidExpression(r);
+    return (ts.isObjectLiteralExpression(r) && r.properties.length === 0) || isNothing(r) || ts.isVoidExpression(r);
   });
 }
 

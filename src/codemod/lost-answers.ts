@@ -68,10 +68,17 @@ function mappedBy(n: ts.Expression): ts.CallExpression | undefined {
   return map.expression.name.text === 'map' || map.expression.name.text === 'flatMap' ? map : undefined;
 }
 
-/** `const [a, b] = await Promise.all([...])`: each place is bound to its own value (data-flow.ts). */
+/**
+ * `const [a, b] = await Promise.all([...])`, `Promise.all([...]).then(([a, b]) => ...)`: each place
+ * is bound to its own value (data-flow.ts).
+ */
 function isTupleTakenApart(n: ts.Expression): boolean {
   const declaration = n.parent;
-  return ts.isVariableDeclaration(declaration) && declaration.initializer === n && ts.isArrayBindingPattern(declaration.name) && awaitedTuple(n) !== undefined;
+  if (ts.isVariableDeclaration(declaration) && declaration.initializer === n && ts.isArrayBindingPattern(declaration.name) && awaitedTuple(n) !== undefined) return true;
+  const step = unwrap(n);
+  if (!ts.isCallExpression(step) || !ts.isPropertyAccessExpression(step.expression) || step.expression.name.text !== 'then' || awaitedTuple(step.expression.expression) === undefined) return false;
+  const handler = step.arguments[0] && unwrap(step.arguments[0]);
+  return Boolean(handler && (ts.isArrowFunction(handler) || ts.isFunctionExpression(handler)) && handler.parameters[0] && ts.isArrayBindingPattern(handler.parameters[0].name));
 }
 
 /** What a response tells without its body: reading these of it loses nothing. */

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
@@ -139,6 +139,15 @@ const RENAME_SITES = [
   ts.SyntaxKind.PropertyAccessExpression,
   ts.SyntaxKind.ObjectBindingPattern,
 ];
+
+/** `group.createdAt`, which v1 never served on groups: renamed, the read gets v2's value where it got undefined. Once per kind and field in a file. */
+function noteNewlyServed(ctx: TransformContext, read: ts.PropertyAccessExpression, resource: ResourceContract, noted: Set<string>): void {
+  const to = servedOnlyByV2(resource, read.name.text);
+  const key = `${resource.kind}.${read.name.text}`;
+  if (!to || noted.has(key)) return;
+  noted.add(key);
+  ctx.todo(read, `v1 never served ${read.name.text} on ${resource.v2.collection}, so this read was undefined there; v2 serves ${to}, which it reads now: check what the code does with a value here`);
+}
 
 /** Calls that print or write what they are given: records shown there whole, or serialised whole, show v2's keys. */
 const PRINTED_BY = /^(?:console\.(?:log|info|warn|error|debug|dir|table)|process\.std(?:out|err)\.write|(?:fs\.)?(?:writeFile|appendFile)(?:Sync)?)$/;
@@ -311,6 +320,7 @@ export const fieldRenamesTransform: Transform = {
     for (const call of ctx.calls) if (call.operation === 'update' || call.operation === 'create') renameBodyKeys(ctx, call);
     const shown: [ts.Node, string][] = [];
     const shownWhole = { noted: false };
+    const noted = new Set<string>();
     for (const node of nodesOf(ctx.sf).ofKinds(...RENAME_SITES)) {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
       if (ts.isCallExpression(node)) noteShownWhole(ctx, node, shownWhole);
@@ -329,6 +339,7 @@ export const fieldRenamesTransform: Transform = {
         const shape = ctx.shapeOf(node.expression);
         const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.name.text) : undefined;
         if (to) ctx.replace(node.name, to);
+        if (to && shape?.kind === 'resource') noteNewlyServed(ctx, node, shape.resource, noted);
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = destructuredShape(ctx, node);
         if (shape?.kind !== 'resource') continue;

@@ -437,8 +437,9 @@ export class Analysis {
         if (!lost || (call.operation === 'delete' && lost.parsed)) continue;
         this.plan.demote(call, `${staysOnV1(call)}: its answer ${lost.why}, and migrate-v2 does not follow it there (its fields, envelope and pages); migrate it by hand`);
       }
-      for (const { call, why } of answersReadOutOfSight(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
-        if (this.plan.migrates(call) && call.operation !== 'delete') this.plan.demote(call, `${staysOnV1(call)}: its answer ${why} (its fields, envelope and pages); migrate it by hand`);
+      for (const { call, why, text } of answersReadOutOfSight(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
+        // A delete's parsed answer is {} on both versions; its text is not.
+        if (this.plan.migrates(call) && (call.operation !== 'delete' || text)) this.plan.demote(call, `${staysOnV1(call)}: its answer ${why}${text ? '' : ' (its fields, envelope and pages)'}; migrate it by hand`);
       }
     }
   }

@@ -9,7 +9,7 @@
 import { ts } from 'ts-morph';
 import { awaitedTuple, type DataFlow, type Shape } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
-import { functionOf, unwrap } from './static-text.js';
+import { functionOf, isConst, unwrap } from './static-text.js';
 import { enclosingScope, usesOf } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 
@@ -115,10 +115,18 @@ function handlerFollowed(step: ts.CallExpression, given: Shape, declarationOf: (
  * response handed to a function of the file that reads its body (`summarise(res)`). Migrated, such a
  * call's reads there would keep v1's names.
  */
-export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { call: V1Call; why: string }[] {
-  const out: { call: V1Call; why: string }[] = [];
+export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { call: V1Call; why: string; text?: true }[] {
+  const out: { call: V1Call; why: string; text?: true }[] = [];
   for (const node of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
     const callee = node.expression;
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'text' && node.arguments.length === 0) {
+      const target = flow.shapeOf(callee.expression);
+      if ((target?.kind === 'response' || target?.kind === 'stream') && valueUsed(node) && !onErrorPath(node) && !parsedAsJson(node, declarationOf)) {
+        const why = target.call.operation === 'delete' ? 'is read as text, where v1 gave {} and v2 gives no body' : 'is read as text whole, which v2 writes otherwise (its envelope, field names and pages)';
+        out.push({ call: target.call, why, text: true });
+      }
+      continue;
+    }
     if (ts.isPropertyAccessExpression(callee) && PROMISE_STEPS.has(callee.name.text)) {
       const target = flow.shapeOf(callee.expression);
       const call = target && 'call' in target ? target.call : undefined;
@@ -135,6 +143,28 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
     });
   }
   return out;
+}
+
+/** Whether a read sits where the program handles a failed answer: thrown, or under a test of the status. */
+function onErrorPath(node: ts.Node): boolean {
+  for (let n = node.parent; n && !ts.isFunctionLike(n) && !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isThrowStatement(n)) return true;
+    const test = ts.isIfStatement(n) ? n.expression : ts.isConditionalExpression(n) ? n.condition : undefined;
+    if (test && /\.(?:ok|status|statusCode)\b/.test(test.getText())) return true;
+  }
+  return false;
+}
+
+/** `JSON.parse(await res.text())`, or a const holding the text that only JSON.parse reads: the flow reads it as the body. */
+function parsedAsJson(text: ts.CallExpression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  let n: ts.Node = text;
+  while (ts.isAwaitExpression(n.parent) || ts.isParenthesizedExpression(n.parent)) n = n.parent;
+  const isParse = (e: ts.Node): boolean => ts.isCallExpression(e.parent) && e.parent.expression.getText() === 'JSON.parse' && e.parent.arguments[0] === e;
+  if (isParse(n)) return true;
+  const holder = n.parent;
+  if (!ts.isVariableDeclaration(holder) || holder.initializer !== n || !isConst(holder)) return false;
+  const uses = usesOf(holder.getSourceFile(), holder, declarationOf);
+  return uses.length > 0 && uses.every(isParse);
 }
 
 /** Steps of a promise that hand on what it gives (or a handler's value). */

@@ -105,6 +105,15 @@ export function fieldsGoneInV2(resource: ResourceContract): ReadonlySet<string> 
   return new Set(resource.fields.filter((f) => f.v1 && !f.v2 && !f.reference).map((f) => f.v1!));
 }
 
+/**
+ * The v2 name a read takes where v1 never served that field on this kind and v2 does (a group's
+ * `createdAt` read as `createTime`): undefined on v1, a value on v2.
+ */
+export function servedOnlyByV2(resource: ResourceContract, v1Name: string): string | undefined {
+  const to = clientFieldRenames(resource).get(v1Name);
+  return to && !resource.fields.some((f) => f.v1 === v1Name) && fieldsNewInV2(resource).includes(to) ? to : undefined;
+}
+
 /** Fields v2 shows that v1 did not, in v2's names. */
 export function fieldsNewInV2(resource: ResourceContract): string[] {
   return resource.fields.filter((f) => f.v2 && !f.v1).map((f) => f.v2!);

@@ -15,7 +15,7 @@ import { runCli } from '../helpers/cli.js';
 const FILES: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true, paths: { '@app/*': ['./src/*'] } }, include: ['src'] }),
   'src/api.ts': [
-    'export interface Group {',
+    'export interface Identity {',
     '  id: string;',
     '  name: string;',
     '  createdAt: string;',
@@ -23,21 +23,21 @@ const FILES: Record<string, string> = {
     '',
     "export const VERSION = '1.0';",
     '',
-    'export async function listGroups(base: string): Promise<Group[]> {',
-    '  const res = await fetch(`${base}/iam/v1/groups`);',
-    '  const body = (await res.json()) as { items: Group[] };',
+    'export async function listIdentities(base: string): Promise<Identity[]> {',
+    '  const res = await fetch(`${base}/iam/v1/identities`);',
+    '  const body = (await res.json()) as { items: Identity[] };',
     '  return body.items;',
     '}',
     '',
   ].join('\n'),
-  'src/index.ts': "export { listGroups, VERSION } from './api';\n",
-  // Reads fields of the records listGroups returns: it takes listGroups through the alias and the barrel.
+  'src/index.ts': "export { listIdentities, VERSION } from './api';\n",
+  // Reads fields of the records listIdentities returns: it takes listIdentities through the alias and the barrel.
   'src/report.ts': [
-    "import { listGroups } from '@app/index';",
+    "import { listIdentities } from '@app/index';",
     '',
     'export async function report(base: string): Promise<string[]> {',
-    '  const groups = await listGroups(base);',
-    '  return groups.map((g) => `${g.id} ${g.name} ${g.createdAt}`);',
+    '  const identities = await listIdentities(base);',
+    '  return identities.map((g) => `${g.id} ${g.name} ${g.createdAt.slice(0, 10)}`);',
     '}',
     '',
   ].join('\n'),
@@ -73,7 +73,7 @@ it('renames the fields an importer reads of a v1 record, and leaves the importer
   const r = await runCli([dir, '--write', '--tsconfig', join(dir, 'tsconfig.json')]);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toMatch(/5 files scanned, 2 changed/);
-  expect(readFileSync(join(dir, 'src/report.ts'), 'utf8')).toBe(FILES['src/report.ts']!.replace('${g.id}', '${g.uid}').replace('${g.createdAt}', '${g.createTime}'));
-  expect(readFileSync(join(dir, 'src/api.ts'), 'utf8')).toMatch(/ {2}uid: string;[\s\S]*createTime: string;[\s\S]*\/iam\/v2beta1\/groups/);
+  expect(readFileSync(join(dir, 'src/report.ts'), 'utf8')).toBe(FILES['src/report.ts']!.replace('${g.id}', '${g.uid}').replace('${g.createdAt.slice', '${g.createTime.slice'));
+  expect(readFileSync(join(dir, 'src/api.ts'), 'utf8')).toMatch(/ {2}uid: string;[\s\S]*createTime: string;[\s\S]*\/iam\/v2beta1\/identities/);
   for (const name of ['src/banner.ts', 'src/about.ts', 'src/index.ts']) expect(readFileSync(join(dir, name), 'utf8')).toBe(FILES[name]);
 });

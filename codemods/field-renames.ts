@@ -65,6 +65,19 @@ function passedOnWhole(value: ts.Node): boolean {
   return ts.isConditionalExpression(p) && p.condition !== value;
 }
 
+/** String methods whose answer keeps the text's fraction digits: `t.replace('T', ' ')`, `t.padEnd(28)`, `t.split('T')[1]`. */
+const KEEPS_DIGITS = new Set(['replace', 'replaceAll', 'padEnd', 'padStart', 'trim', 'trimEnd', 'toUpperCase', 'toLowerCase', 'split', 'concat']);
+
+/** `value.replace(...)` and its kin: the text goes on reshaped, its digits in it. */
+function reshapedText(value: ts.Node): boolean {
+  const p = value.parent;
+  return ts.isPropertyAccessExpression(p) && p.expression === value && KEEPS_DIGITS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p;
+}
+
+function calledMethod(call: ts.CallExpression): string | undefined {
+  return ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : undefined;
+}
+
 /** `{ seen: i.lastSeen }`, `[i.createdAt]`: held whole in a literal, which goes on as data. */
 function heldInLiteral(value: ts.Node): boolean {
   const p = value.parent;
@@ -90,7 +103,12 @@ function givenToPick(node: ts.Node): boolean {
  */
 function shownWhole(node: ts.Expression): boolean {
   let value: ts.Node = node;
-  while (passedOnWhole(value)) value = value.parent;
+  for (;;) {
+    if (passedOnWhole(value)) value = value.parent;
+    else if (reshapedText(value)) value = value.parent.parent;
+    else if (ts.isElementAccessExpression(value.parent) && value.parent.expression === value && ts.isCallExpression(value) && calledMethod(value) === 'split') value = value.parent;
+    else break;
+  }
   if (heldInLiteral(value)) return true;
   const parent = value.parent;
   if (ts.isTemplateSpan(parent)) return true;

@@ -55,7 +55,10 @@ function noteGone(ctx: TransformContext, node: ts.PropertyAccessExpression): voi
 const PRECISE = preciseTimestampNames();
 
 /** Calls that print or serialise their arguments as text: `console.log`, `JSON.stringify`, a response's `json`/`send`/`write`/`end`. */
-const TEXT_OUT = /^(console\.\w+|JSON\.stringify)$|\.(json|send|write|end)$/;
+/** Calls that print or write what they are given: to the console, a stream, a file. */
+const PRINTED_BY = /^(?:console\.\w+|(?:fs\.)?(?:writeFile|appendFile)(?:Sync)?)$|\.write$/;
+/** Calls that print, write, serialise or send what they are given as text. */
+const TEXT_OUT = new RegExp(`${PRINTED_BY.source}|^JSON\\.stringify$|\\.(?:json|send|end)$`);
 
 /** `a || b`, `a ?? b`, `c ? a : b`, `(a)`: the value read goes on as it is. */
 function passedOnWhole(value: ts.Node): boolean {
@@ -72,10 +75,6 @@ const KEEPS_DIGITS = new Set(['replace', 'replaceAll', 'padEnd', 'padStart', 'tr
 function reshapedText(value: ts.Node): boolean {
   const p = value.parent;
   return ts.isPropertyAccessExpression(p) && p.expression === value && KEEPS_DIGITS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p;
-}
-
-function calledMethod(call: ts.CallExpression): string | undefined {
-  return ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : undefined;
 }
 
 /** `{ seen: i.lastSeen }`, `[i.createdAt]`: held whole in a literal, which goes on as data. */
@@ -106,7 +105,7 @@ function shownWhole(node: ts.Expression): boolean {
   for (;;) {
     if (passedOnWhole(value)) value = value.parent;
     else if (reshapedText(value)) value = value.parent.parent;
-    else if (ts.isElementAccessExpression(value.parent) && value.parent.expression === value && ts.isCallExpression(value) && calledMethod(value) === 'split') value = value.parent;
+    else if (ts.isElementAccessExpression(value.parent) && value.parent.expression === value && ts.isCallExpression(value) && ts.isPropertyAccessExpression(value.expression) && value.expression.name.text === 'split') value = value.parent;
     else break;
   }
   if (heldInLiteral(value)) return true;
@@ -167,9 +166,6 @@ function noteNewlyServed(ctx: TransformContext, read: ts.PropertyAccessExpressio
   ctx.todo(read, `v1 never served ${read.name.text} on ${resource.v2.collection}, so this read was undefined there; v2 serves ${to}, which it reads now: check what the code does with a value here`);
 }
 
-/** Calls that print or write what they are given: records shown there whole, or serialised whole, show v2's keys. */
-const PRINTED_BY = /^(?:console\.(?:log|info|warn|error|debug|dir|table)|process\.std(?:out|err)\.write|(?:fs\.)?(?:writeFile|appendFile)(?:Sync)?)$/;
-
 /**
  * `console.table(groups)`, `JSON.stringify(tag)`: records printed or serialised whole show v2's keys
  * (and, where a map leaves its zeros out, fewer members): once per file, the first place it does. A
@@ -178,7 +174,9 @@ const PRINTED_BY = /^(?:console\.(?:log|info|warn|error|debug|dir|table)|process
 function noteShownWhole(ctx: TransformContext, call: ts.CallExpression, once: { noted: boolean }): void {
   if (once.noted) return;
   const callee = call.expression.getText(ctx.sf);
-  const values = callee === 'JSON.stringify' ? (sentAsBody(ctx, call) ? [] : call.arguments.slice(0, 1)) : PRINTED_BY.test(callee) ? call.arguments : [];
+  // A reply a server or a test double sends (`res.json(record)`, `HttpResponse.json(...)`) is not counted: it goes where the codemod follows.
+  if ((callee !== 'JSON.stringify' && !PRINTED_BY.test(callee)) || sentAsBody(ctx, call)) return;
+  const values = callee === 'JSON.stringify' ? call.arguments.slice(0, 1) : call.arguments;
   const shown = values.flatMap((a) => {
     const shape = ts.isSpreadElement(a) ? undefined : ctx.shapeOf(a);
     return shape?.kind === 'resource' || shape?.kind === 'array' ? [shape] : [];
@@ -188,7 +186,7 @@ function noteShownWhole(ctx: TransformContext, call: ts.CallExpression, once: { 
   ctx.todo(call, `this shows ${shown.resource.singular} records whole: on v2 their keys differ (${keysOnV2(shown.resource)}), so what it prints or writes changes with them; check whoever reads it`);
 }
 
-/** Whether a serialisation is a request's body: in a v1 call's arguments, or in a helper that sends requests. */
+/** Whether text going out is a request's body: in a v1 call's arguments, or in a helper that sends requests. */
 function sentAsBody(ctx: TransformContext, serialise: ts.CallExpression): boolean {
   if (ctx.calls.some((c) => c.call.arguments.some((a) => a.pos <= serialise.pos && serialise.end <= a.end))) return true;
   for (let n: ts.Node = serialise.parent; n; n = n.parent) {
@@ -332,8 +330,9 @@ export const fieldRenamesTransform: Transform = {
     for (const push of ctx.file.flow.otherPushes) {
       const list = (push.expression as ts.PropertyAccessExpression).expression;
       const shape = ctx.shapeOf(list);
-      if (shape?.kind === 'array') ctx.todo(push, `this pushes a row that is no ${shape.resource.singular} record into a list of ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) where the list is read, this row's are not; give it the v2 names or a list of its own`);
-      if (shape?.kind === 'keyed') ctx.todo(push, `this puts a value that is no ${shape.resource.singular} record beside ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) where they are read from it, this value's are not; give it the v2 names or a holder of its own`);
+      if (shape?.kind !== 'array' && shape?.kind !== 'keyed') continue;
+      const [what, where, read, own] = shape.kind === 'array' ? ['pushes a row', 'into a list of', 'where the list is read, this row', 'a list'] : ['puts a value', 'beside', 'where they are read from it, this value', 'a holder'];
+      ctx.todo(push, `this ${what} that is no ${shape.resource.singular} record ${where} ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) ${read}'s are not; give it the v2 names or ${own} of its own`);
     }
     for (const call of ctx.calls) if (call.operation === 'update' || call.operation === 'create') renameBodyKeys(ctx, call);
     const shown: [ts.Node, string][] = [];

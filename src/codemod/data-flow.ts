@@ -16,7 +16,7 @@ import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 import { hasModifier } from './module-shape.js';
 import { collectionCall, type CollectionCall } from './collection-library.js';
-import { assignedTo, isAssignment, usesOf } from './syntax.js';
+import { assignedTo, holdsNothing, isAssignment, isNullish, usesOf } from './syntax.js';
 import { placeholder, reachingSite } from './reaching-values.js';
 
 export type Shape =
@@ -543,7 +543,8 @@ export class DataFlow {
     if (ts.isPropertyAccessExpression(n.expression)) {
       const method = n.expression.name.text;
       const target = this.shapeOf(n.expression.expression);
-      if (target && (target.kind === 'response' || target.kind === 'stream') && method === 'json') return bodyShape(target.call);
+      const given = target && methodShape(target, method);
+      if (given) return given;
       // `res.json().catch(() => ({}))`: the same answer, or a fallback with nothing in it to read by v1 names.
       if (target && (method === 'finally' || (method === 'catch' && emptyFallback(n.arguments[0])))) return target;
       if (method === 'parse' && ts.isIdentifier(n.expression.expression) && n.expression.expression.text === 'JSON' && n.arguments[0]) {
@@ -576,8 +577,6 @@ export class DataFlow {
       }
       if (target?.kind === 'arrays' && ELEMENT_OF_ARRAY.has(method)) return as(target, 'array');
       if (target?.kind === 'arrays' && ARRAY_OF_ARRAY.has(method)) return target;
-      if (target?.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...target, kind: 'resource' };
-      if (target?.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return target;
       if (target?.kind === 'array' && method === 'reduce') return this.callbackReturn(n.arguments[0]);
       // `for (const [i, g] of groups.entries())`: each an index and a record.
       if (target?.kind === 'array' && method === 'entries') return as(target, 'entries');
@@ -649,13 +648,14 @@ export class DataFlow {
     let given: Shape | undefined;
     for (const returned of returnedExpressions(fn)) {
       const r = withoutNothingFallback(unwrap(returned));
-      if (isNothing(r)) continue;
-      const method = ts.isCallExpression(r) && ts.isPropertyAccessExpression(r.expression) ? r.expression.name.text : undefined;
-      const named = method ? unwrap((r as ts.CallExpression & { expression: ts.PropertyAccessExpression }).expression.expression) : r;
+      if (isNullish(r)) continue;
+      // `return items`, or `return items.find(...)`: the parameter and the method called on it, if any.
+      const step = ts.isCallExpression(r) && ts.isPropertyAccessExpression(r.expression) ? r.expression : undefined;
+      const named = step ? unwrap(step.expression) : r;
       const parameter = ts.isIdentifier(named) ? this.declarationOf(named) : undefined;
       const handed = parameter && ts.isParameter(parameter) && parameter.parent === fn ? call.arguments[fn.parameters.indexOf(parameter)] : undefined;
       const shape = handed && !ts.isSpreadElement(handed) ? this.shapeOf(handed) : undefined;
-      const answer = shape && (method === undefined ? shape : givenBy(shape, method, (r as ts.CallExpression).arguments.length));
+      const answer = shape && (step ? methodShape(shape, step.name.text) : shape);
       if (!answer || (given && (given.kind !== answer.kind || callOfShape(given) !== callOfShape(answer)))) return undefined;
       given = answer;
     }
@@ -1016,19 +1016,14 @@ function callOfShape(shape: Shape): V1Call | undefined {
   return 'call' in shape ? shape.call : undefined;
 }
 
-/** `null`, `undefined`: a value that holds nothing. */
-function isNothing(e: ts.Expression): boolean {
-  return e.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(e) && e.text === 'undefined');
-}
-
 /** `list.find(...) ?? null`: the value, its fallback holding nothing. */
 function withoutNothingFallback(e: ts.Expression): ts.Expression {
-  return ts.isBinaryExpression(e) && EITHER.has(e.operatorToken.kind) && isNothing(unwrap(e.right)) ? unwrap(e.left) : e;
+  return ts.isBinaryExpression(e) && EITHER.has(e.operatorToken.kind) && isNullish(unwrap(e.right)) ? unwrap(e.left) : e;
 }
 
-/** What `value.method(...)` gives of a value handed to a helper: the body a response parses to, a record or records of an array. */
-function givenBy(value: Shape, method: string, args: number): Shape | undefined {
-  if ((value.kind === 'response' || value.kind === 'stream') && method === 'json' && args === 0) return bodyShape(value.call);
+/** What `value.method(...)` gives, read alike in place and in a helper handed the value: the body a response parses to, a record or records of an array. */
+function methodShape(value: Shape, method: string): Shape | undefined {
+  if ((value.kind === 'response' || value.kind === 'stream') && method === 'json') return bodyShape(value.call);
   if (value.kind === 'array' && ELEMENT_OF_ARRAY.has(method)) return { ...value, kind: 'resource' };
   if (value.kind === 'array' && ARRAY_OF_ARRAY.has(method)) return value;
   return undefined;
@@ -1042,10 +1037,7 @@ function emptyFallback(handler: ts.Expression | undefined): boolean {
   if (!handler) return true;
   const fn = unwrap(handler);
   if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return false;
-  return returnedExpressions(fn).every((e) => {
-    const r = unwrap(e);
-    return (ts.isObjectLiteralExpression(r) && r.properties.length === 0) || isNothing(r) || ts.isVoidExpression(r);
-  });
+  return returnedExpressions(fn).every((e) => holdsNothing(unwrap(e)));
 }
 
 function agreedShape(shapes: (Shape | undefined)[]): { shape: Held; calls: V1Call[] } | undefined {
@@ -1104,7 +1096,7 @@ function callbackParameters(method: string, over: Held, callback: ts.ArrowFuncti
   const out = elementParameters(method, callback).map((p): [ts.ParameterDeclaration, Shape] => [p, element]);
   // Without an initial value, or starting from none (`reduce((a, b) => (a?.createdAt > b.createdAt ? a : b), null)`), it holds elements.
   const start = (callback.parent as ts.CallExpression).arguments[1];
-  const none = !start || start.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(start) && start.text === 'undefined');
+  const none = !start || isNullish(start);
   const accumulator = method === 'reduce' && (initial ?? (none ? element : undefined));
   if (accumulator) out.push([first, accumulator]);
   return out;

@@ -7,6 +7,7 @@
  * (`const [a, b] = await Promise.all([...])`) or never read (a statement of its own).
  */
 import { ts } from 'ts-morph';
+import { deleteBodyChange } from '../contract/index.js';
 import { awaitedTuple, type DataFlow, type Shape } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
 import { functionOf, isConst, unwrap } from './static-text.js';
@@ -122,8 +123,9 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
     if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'text' && node.arguments.length === 0) {
       const target = flow.shapeOf(callee.expression);
       if ((target?.kind === 'response' || target?.kind === 'stream') && valueUsed(node) && !onErrorPath(node) && !parsedAsJson(node, declarationOf)) {
-        const why = target.call.operation === 'delete' ? 'is read as text, where v1 gave {} and v2 gives no body' : 'is read as text whole, which v2 writes otherwise (its envelope, field names and pages)';
-        out.push({ call: target.call, why, text: true });
+        const deleted = target.call.operation === 'delete' ? deleteBodyChange(target.call.resource) : undefined;
+        if (target.call.operation === 'delete' && !deleted) continue;
+        out.push({ call: target.call, why: deleted ? `is read as text, where ${deleted}` : 'is read as text whole, which v2 writes otherwise (its envelope, field names and pages)', text: true });
       }
       continue;
     }

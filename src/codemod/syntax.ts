@@ -100,3 +100,13 @@ export function usesOf(sf: ts.SourceFile, declaration: ts.NamedDeclaration, decl
 export function assignedTo(id: ts.Identifier): boolean {
   return ts.isBinaryExpression(id.parent) && id.parent.left === id && isAssignment(id.parent.operatorToken.kind);
 }
+
+/** `null`, `undefined`, `void 0`: a value that holds nothing. */
+export function isNullish(e: ts.Expression): boolean {
+  return e.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(e) && e.text === 'undefined') || ts.isVoidExpression(e);
+}
+
+/** Nothing, or `{}`: a value with nothing in it to read by a field's name. */
+export function holdsNothing(e: ts.Expression): boolean {
+  return isNullish(e) || (ts.isObjectLiteralExpression(e) && e.properties.length === 0);
+}

@@ -15,6 +15,7 @@ import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
 import { queryOption, type Client } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
+import { holdsNothing } from './syntax.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -245,10 +246,7 @@ function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.
 }
 
 /** `undefined`, `null`, or `{}`: what a wrapper answers for an empty body, the same on v1 and v2. */
-function isNothing(e: ts.Expression): boolean {
-  const n = unwrap(e);
-  return (ts.isIdentifier(n) && n.text === 'undefined') || n.kind === ts.SyntaxKind.NullKeyword || (ts.isObjectLiteralExpression(n) && n.properties.length === 0);
-}
+const isNothing = (e: ts.Expression): boolean => holdsNothing(unwrap(e));
 
 /** How a function tells the transport's response and parsed body apart, and where it parses the body. */
 export interface AnswerReader {

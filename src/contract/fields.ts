@@ -114,6 +114,15 @@ export function servedOnlyByV2(resource: ResourceContract, v1Name: string): stri
   return to && !resource.fields.some((f) => f.v1 === v1Name) && fieldsNewInV2(resource).includes(to) ? to : undefined;
 }
 
+const DELETE_BODIES = { 'empty-object': '{}', empty: 'no body' } as const;
+
+/** What a kind's Delete answers on each version, where they differ: "v1 gave {} and v2 gives no body". */
+export function deleteBodyChange(resource: ResourceContract): string | undefined {
+  const v1 = resource.v1.deleteResponse?.body;
+  const v2 = resource.v2.deleteResponse?.body;
+  return v1 && v2 && v1 !== v2 ? `v1 gave ${DELETE_BODIES[v1]} and v2 gives ${DELETE_BODIES[v2]}` : undefined;
+}
+
 /** Fields v2 shows that v1 did not, in v2's names. */
 export function fieldsNewInV2(resource: ResourceContract): string[] {
   return resource.fields.filter((f) => f.v2 && !f.v1).map((f) => f.v2!);

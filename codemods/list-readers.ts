@@ -12,6 +12,7 @@ import { addHelper, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageHelpe
 import { pageParameter } from './pagination.js';
 import { pagedExpression } from '../src/codemod/answers.js';
 import { queryOption } from '../src/codemod/v1-calls.js';
+import { pageSlot } from '../src/codemod/list-readers.js';
 import { clientFieldRenames } from '../src/contract/index.js';
 import { arrayElementType } from '../src/codemod/resource-types.js';
 
@@ -76,6 +77,12 @@ function addPageParameters(ctx: TransformContext, records: NonNullable<Wrapper['
     const pages = `...Object.fromEntries(new URLSearchParams(${page}))`;
     if (ts.isShorthandPropertyAssignment(option)) ctx.replace(option, `${option.name.text}: { ...${option.name.text}, ${pages} }`);
     else ctx.replace(option.initializer, `{ ...${ctx.textOf(option.initializer)}, ${pages} }`);
+    return false;
+  }
+  // A wrapper that writes the query it is handed after the path: the pages join that query.
+  const slot = pageSlot(records, ctx.analysis.checker);
+  if ('query' in slot && slot.query) {
+    ctx.replace(slot.query, `{ ...${ctx.textOf(slot.query)}, ...Object.fromEntries(new URLSearchParams(${page})) }`);
     return false;
   }
   const url = records.urlNode;

@@ -21,6 +21,7 @@ import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
 import { Wrappers, type Wrapper } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
+import { pageSlot } from './list-readers.js';
 import type { CodemodConfig } from './config.js';
 import { DoublePlan } from './double-plan.js';
 import { NO_DATA, type DataAccess } from './data-files.js';
@@ -199,8 +200,10 @@ export class Analysis {
       const listed = calls.filter((c) => !this.readerGets.has(c));
       const odd = listed.find((c) => c.operation !== 'list' || c.resource.v1.endpoints.list?.paginated) ?? [...this.files.values()].some((f) => f.unplaced.some((u) => this.wrappers.viaWrapper(u)?.via === wrapper));
       const handedAny = runTimePaths.has(wrapper) ? 'one of them is handed a path known only at run time (which may be a v1 path)' : undefined;
-      const why = `${wrapper.name}() reads the records of every list it is handed in one place, and v2 names them per kind: its calls migrate together, and ${unreadable ?? handedAny ?? (odd ? 'one of them cannot (it is no plain v1 list)' : 'one of them stays on v1')}, so none does; migrate ${wrapper.name}() by hand`;
-      if (odd || unreadable || handedAny) {
+      const slot = pageSlot(wrapper.records, this.checker);
+      const unpaged = 'why' in slot && listed.length > 0 ? `the pages v2 answers cannot join its request: ${slot.why}` : undefined;
+      const why = `${wrapper.name}() reads the records of every list it is handed in one place, and v2 names them per kind: its calls migrate together, and ${unreadable ?? handedAny ?? unpaged ?? (odd ? 'one of them cannot (it is no plain v1 list)' : 'one of them stays on v1')}, so none does; migrate ${wrapper.name}() by hand`;
+      if (odd || unreadable || handedAny || unpaged) {
         for (const call of calls) {
           this.plan.demote(call, why);
           this.readerGets.delete(call);

@@ -64,6 +64,37 @@ export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transp
   };
 }
 
+/** Where a reader's page parameters join its request: the query object it hands on, else its URL. */
+export type PageSlot = { query?: ts.Expression } | { why: string };
+
+/**
+ * A reader whose wrapper writes the query it is handed after the path (`${path}?${qs}`) would send
+ * two `?` with the pages in the path: they join that query object instead, when the wrapper takes
+ * an object (a string index type, or one it hands `new URLSearchParams` or `Object.entries`).
+ */
+export function pageSlot(records: RecordsRead, checker: ts.TypeChecker): PageSlot {
+  const via = records.via;
+  const handed = (via?.queryParams ?? []).filter((i) => records.transport.arguments[i]);
+  if (!via || handed.length === 0) return {};
+  const param = via.fn?.parameters[handed[0]!];
+  if (handed.length === 1 && param && takesQueryObject(via.fn!, param, checker)) return { query: records.transport.arguments[handed[0]!]! };
+  return { why: `${via.name}() writes the query it is handed after the path itself, in a form migrate-v2 cannot add the page parameters to` };
+}
+
+function takesQueryObject(fn: WrapperFunction, param: ts.ParameterDeclaration, checker: ts.TypeChecker): boolean {
+  const type = checker.getNonNullableType(checker.getTypeAtLocation(param));
+  if (type.flags & ts.TypeFlags.StringLike) return false;
+  if (checker.getIndexInfoOfType(type, ts.IndexKind.String)) return true;
+  if (!ts.isIdentifier(param.name)) return false;
+  const name = param.name.text;
+  const handedWhole = (node: ts.Node): boolean => {
+    const arg = (ts.isNewExpression(node) && node.expression.getText() === 'URLSearchParams') || (ts.isCallExpression(node) && node.expression.getText() === 'Object.entries') ? node.arguments?.[0] : undefined;
+    if (arg && ts.isIdentifier(unwrap(arg)) && (unwrap(arg) as ts.Identifier).text === name) return true;
+    return ts.forEachChild(node, handedWhole) ?? false;
+  };
+  return Boolean(fn.body && handedWhole(fn.body));
+}
+
 /** What an expression built from the records is: the records, one of them, or something else. */
 function resultOf(expression: ts.Expression, reads: readonly RecordsAccess[], declarationOf: (n: ts.Node) => ts.Declaration | undefined, depth = 0): RecordsRead['gives'] | undefined {
   const n = unwrap(expression);

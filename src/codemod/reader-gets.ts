@@ -8,7 +8,7 @@
  */
 import { ts } from 'ts-morph';
 import { pagedExpression } from './answers.js';
-import { unwrap, type StaticText } from './static-text.js';
+import { HOLE, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import type { Wrapper } from './wrappers.js';
 
@@ -65,7 +65,7 @@ export function readerGet(call: V1Call, checker: ts.TypeChecker, text: StaticTex
   const throwsStatus = records.via ? records.via.throws && !records.via.ownThrow : records.client !== 'fetch' && records.client !== 'undici';
   if (!throwsStatus) return `the request inside ${wrapper.name}() does not throw a 404 that carries its status`;
   const id = idOnly(call, wrapper);
-  if (!fn || !id) return wrapper.queryParams?.length ? 'its query holds more than the id' : 'the id is written into the path it is handed';
+  if (!fn || !id) return wrapper.query ? `it writes the query (${wrapper.query.replaceAll(HOLE, '...')}) itself` : wrapper.queryParams?.length ? 'its query holds more than the id' : 'the id is written into the path it is handed';
   const target = pagedExpression({ call: records.transport, client: records.client, ...(records.via ? { via: records.via } : {}) });
   if (!('node' in target) || target.kind !== 'body') return `${wrapper.name}() reads a response migrate-v2 does not rebuild for one record`;
   const body = target.node;

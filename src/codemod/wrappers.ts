@@ -35,6 +35,8 @@ export interface Wrapper {
   bodyParam?: number;
   /** Parameters that may carry the query the wrapper adds to the URL at run time (`list(path, { name })`). */
   queryParams?: number[];
+  /** The query the wrapper hands the one it calls, written in it (`send(path, { id })`: `id=HOLE`). */
+  query?: string;
   /** The call's parsed body, the client's response itself, or what it made of a list's records (list-readers.ts). */
   returns: 'body' | 'response' | 'records';
   records?: RecordsRead;
@@ -73,6 +75,24 @@ function queryKeys(arg: ts.Expression, declarationOf: (n: ts.Node) => ts.Declara
   }
   if (!ts.isObjectLiteralExpression(n)) return HOLE;
   return n.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? `${p.name.text}=${HOLE}` : HOLE)).join('&');
+}
+
+/**
+ * The query a wrapper's call hands the wrapper it goes through: the arguments that are the calling
+ * function's own parameters come from its callers; the rest it writes itself (`send(path, { id })`,
+ * a read of one record by list), and they belong to every URL it asks for.
+ */
+function handedQuery(fn: WrapperFunction, call: ts.CallExpression, via: Wrapper | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { params: number[]; written: string[] } {
+  const params: number[] = [];
+  const written: string[] = [];
+  for (const i of via?.queryParams ?? []) {
+    const arg = call.arguments[i];
+    if (!arg) continue;
+    const param = parameterIndex(fn, arg, declarationOf);
+    if (param !== undefined) params.push(param);
+    else written.push(queryKeys(arg, declarationOf));
+  }
+  return { params, written };
 }
 
 /** An error thrown after a status test (`if (!res.ok) throw new Error(...)`), and the status it could carry. */
@@ -420,7 +440,8 @@ export class Wrappers {
     const urlNode = call.arguments[wrapper.pathParam];
     if (!urlNode) return undefined;
     const body = wrapper.bodyParam === undefined ? undefined : call.arguments[wrapper.bodyParam];
-    const query = wrapper.queryParams?.flatMap((i) => (call.arguments[i] ? [queryKeys(call.arguments[i], (n) => this.text.declarationOf(n))] : [])).join('&');
+    const handed = wrapper.queryParams?.flatMap((i) => (call.arguments[i] ? [queryKeys(call.arguments[i], (n) => this.text.declarationOf(n))] : [])) ?? [];
+    const query = [...(wrapper.query ? [wrapper.query] : []), ...handed].join('&');
     const out: Transport = { client: wrapper.client, method: wrapper.method ?? 'GET', urlNode, prefix: wrapper.prefix, via: wrapper, ...(body ? { body } : {}), ...(query ? { query } : {}) };
     if (wrapper.methodParam !== undefined) {
       const m = call.arguments[wrapper.methodParam];
@@ -480,7 +501,10 @@ export class Wrappers {
     // The query may also come as a client option (ky and got `searchParams`, axios `params`) built from a parameter.
     const option = queryOption(transport.options);
     const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
-    const queryParams = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : optionParam !== undefined ? [optionParam] : [];
+    const own = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : optionParam !== undefined ? [optionParam] : [];
+    const handed = handedQuery(fn, call, transport.via, declarationOf);
+    const queryParams = [...new Set([...own, ...handed.params])];
+    const query = [...(transport.via?.query ? [transport.via.query] : []), ...handed.written].join('&');
     const errors = ownErrors(fn, carrier, responseVariable(fn, carrier), declarationOf);
     const prefixText = transport.prefix.text + before;
     this.transports.add(call);
@@ -494,6 +518,7 @@ export class Wrappers {
       ...method,
       ...(bodyParam !== undefined ? { bodyParam } : {}),
       ...(queryParams.length ? { queryParams } : {}),
+      ...(query ? { query } : {}),
       ...answer,
       throws: transport.via?.throws || (transport.client === 'fetch' || transport.client === 'undici' ? errors.throws : true),
       ownThrow: transport.via?.ownThrow || !errors.statusKnown,

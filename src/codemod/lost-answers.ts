@@ -10,7 +10,7 @@ import { ts } from 'ts-morph';
 import { deleteBodyChange } from '../contract/index.js';
 import { awaitedTuple, type DataFlow, type Shape } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
-import { functionOf, isConst, unwrap } from './static-text.js';
+import { functionOf, isConst, returnedExpressions, unwrap } from './static-text.js';
 import { enclosingScope, usesOf } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 
@@ -136,6 +136,9 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
       continue;
     }
     const fn = ts.isIdentifier(callee) ? functionOf(callee, declarationOf) : undefined;
+    // `Promise.allSettled(ids.map((id) => readGroup(id)))`: a function's records are lost there as a v1 call's answer is.
+    const combinator = fn ? undefined : promiseCombinator(node);
+    if (combinator && LOSING_COMBINATORS.has(combinator)) out.push(...recordsThrough(node, combinator, flow));
     if (!fn || fn.getSourceFile() !== sf) continue;
     node.arguments.forEach((arg, i) => {
       const shape = ts.isSpreadElement(arg) ? undefined : flow.shapeOf(arg);
@@ -145,6 +148,23 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
     });
   }
   return out;
+}
+
+/**
+ * What a losing combinator is handed from the program's functions (`Promise.allSettled(ids.map((id)
+ * => readGroup(id)))`, `[readGroup(a), readGroup(b)]`): the calls whose records it gives (a v1
+ * call's own answer is lostAnswer's).
+ */
+function recordsThrough(combined: ts.CallExpression, combinator: string, flow: DataFlow): { call: V1Call; why: string }[] {
+  const given = combined.arguments[0] && unwrap(combined.arguments[0]);
+  const map = given && ts.isCallExpression(given) && ts.isPropertyAccessExpression(given.expression) && given.expression.name.text === 'map' ? given.arguments[0] : undefined;
+  const values = !given ? [] : ts.isArrayLiteralExpression(given) ? [...given.elements] : map && (ts.isArrowFunction(map) || ts.isFunctionExpression(map)) ? returnedExpressions(map) : [];
+  return values.flatMap((value) => {
+    const n = unwrap(value);
+    const shape = ts.isCallExpression(n) ? flow.shapeOf(n) : undefined;
+    if (!shape || !('resource' in shape) || !shape.call || shape.call.call === n) return [];
+    return [{ call: shape.call, why: `is handed on by ${(n as ts.CallExpression).expression.getText()}() through Promise.${combinator}(), where migrate-v2 does not follow it` }];
+  });
 }
 
 /** Whether a read sits where the program handles a failed answer: thrown, or under a test of the status. */

@@ -124,7 +124,7 @@ export interface CodemodOptions {
 }
 
 /** A test that stubs or mocks what a program sends: it may stand in for a marked file it imports. */
-const DOUBLES = /\b(?:nock|msw|MockAgent|mockResolvedValue|mockReturnValue|mockImplementation|stubGlobal|spyOn)\b/;
+export const DOUBLES = /\b(?:nock|msw|MockAgent|mockResolvedValue|mockReturnValue|mockImplementation|stubGlobal|spyOn)\b/;
 
 /** Files of the selection that another file of it imports. */
 function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {

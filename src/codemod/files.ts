@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { UsageError } from '../errors.js';
 
@@ -21,11 +21,18 @@ function isSource(path: string): boolean {
   return SOURCE_EXTENSIONS.some((ext) => path.endsWith(ext)) && !path.endsWith('.d.ts');
 }
 
-function walk(dir: string, out: string[]): void {
+/** Files of data and settings a program may keep its endpoints in; lock files are the package manager's. */
+export function isDataFile(path: string): boolean {
+  const name = basename(path);
+  if (/lock|shrinkwrap/i.test(name)) return false;
+  return name.startsWith('.env') || ['.json', '.jsonc', '.yaml', '.yml', '.toml', '.ini', '.properties'].some((ext) => name.endsWith(ext));
+}
+
+function walk(dir: string, out: string[], wanted: (path: string) => boolean): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(join(dir, entry.name), out);
-    } else if (entry.isFile() && isSource(entry.name)) out.push(join(dir, entry.name));
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(join(dir, entry.name), out, wanted);
+    } else if (entry.isFile() && wanted(entry.name)) out.push(join(dir, entry.name));
   }
 }
 
@@ -39,7 +46,8 @@ function gitFiles(dir: string): string[] | undefined {
   }
 }
 
-export function findFiles(paths: readonly string[], selection: FileSelection, cwd: string): string[] {
+/** The files a run reads below `paths`: source files, or with `wanted` others (data files); a source file named on the command line is read whatever its name. */
+export function findFiles(paths: readonly string[], selection: FileSelection, cwd: string, wanted: (path: string) => boolean = isSource): string[] {
   const include = selection.include?.length ? picomatch(selection.include, { dot: true }) : undefined;
   const exclude = selection.exclude?.length ? picomatch(selection.exclude, { dot: true }) : undefined;
   const found = new Set<string>();
@@ -57,15 +65,15 @@ export function findFiles(paths: readonly string[], selection: FileSelection, cw
       throw new UsageError(`${given}: no such file or directory`);
     }
     if (stat.isFile()) {
-      if (selected(dirname(path), path)) found.add(path);
+      if (selected(dirname(path), path) && (wanted === isSource || wanted(path))) found.add(path);
       continue;
     }
     const listed = gitFiles(path);
     const candidates = listed ?? [];
-    if (!listed) walk(path, candidates);
+    if (!listed) walk(path, candidates, wanted);
     for (const file of candidates) {
       const parts = relative(path, file).split(sep);
-      if (parts.some((p) => SKIPPED_DIRECTORIES.has(p)) || !isSource(file) || !existsSync(file) || !selected(path, file)) continue;
+      if (parts.some((p) => SKIPPED_DIRECTORIES.has(p)) || !wanted(file) || !existsSync(file) || !selected(path, file)) continue;
       found.add(file);
     }
   }

@@ -8,7 +8,8 @@ import { ts } from 'ts-morph';
 import { TRANSFORMS } from '../../codemods/index.js';
 import { findConfig, loadConfig } from '../codemod/config.js';
 import { colourDiff, unifiedDiff } from '../codemod/diff.js';
-import { findFiles } from '../codemod/files.js';
+import { findFiles, isDataFile } from '../codemod/files.js';
+import { dataFileOutcomes } from '../codemod/data-file-paths.js';
 import { reviewAsItWas } from '../codemod/line-changes.js';
 import { runCodemodJobs } from '../codemod/parallel.js';
 import { buildReport, githubAnnotations, renderMarkdown, reviewLines, summaryLines, summarise, type CodemodReport } from '../codemod/report.js';
@@ -105,7 +106,9 @@ export async function migrateCommand(paths: readonly string[] | undefined, o: Mi
   const maxChars = reportMaxChars(o.reportMaxChars);
   const shard = shardOption(o.shard);
   const jobs = jobsOption(o.jobs);
-  const files = findFiles(paths && paths.length > 0 ? paths : ['.'], { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) }, io.cwd);
+  const searched = paths && paths.length > 0 ? paths : ['.'];
+  const selection = { ...(o.include ? { include: o.include } : {}), ...(o.exclude ? { exclude: o.exclude } : {}) };
+  const files = findFiles(searched, selection, io.cwd);
   const sharding = shard ? new CodemodShard(shard, files, io.cwd) : undefined;
   const started = performance.now();
   let drawn = 0;
@@ -124,6 +127,8 @@ export async function migrateCommand(paths: readonly string[] | undefined, o: Mi
     },
   }, jobs);
   if (sharding) run.files = sharding.keepOwned(run.files);
+  // v1 paths in data and settings files (endpoints.json, .env): nothing migrates them; each such file is noted.
+  run.files.push(...dataFileOutcomes(findFiles(searched, selection, io.cwd, isDataFile), files, io.cwd, shard));
   // A file that could not be migrated may hold what the others' migration relies on (a type they
   // share): writing the others would leave the project half migrated, so --write writes none.
   const failed = run.files.filter((f) => f.error).length;

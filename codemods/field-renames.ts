@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, renamesInWords, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
@@ -332,7 +332,7 @@ export const fieldRenamesTransform: Transform = {
       const shape = ctx.shapeOf(list);
       if (shape?.kind !== 'array' && shape?.kind !== 'keyed') continue;
       const [what, where, read, own] = shape.kind === 'array' ? ['pushes a row', 'into a list of', 'where the list is read, this row', 'a list'] : ['puts a value', 'beside', 'where they are read from it, this value', 'a holder'];
-      ctx.todo(push, `this ${what} that is no ${shape.resource.singular} record ${where} ${shape.resource.singular} records: their fields are renamed (id -> uid, createdAt -> createTime) ${read}'s are not; give it the v2 names or ${own} of its own`);
+      ctx.todo(push, `this ${what} that is no ${shape.resource.singular} record ${where} ${shape.resource.singular} records: their fields are renamed (${renamesInWords(shape.resource)}) ${read}'s are not; give it the v2 names or ${own} of its own`);
     }
     for (const call of ctx.calls) if (call.operation === 'update' || call.operation === 'create') renameBodyKeys(ctx, call);
     const shown: [ts.Node, string][] = [];

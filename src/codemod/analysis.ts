@@ -15,7 +15,7 @@ import { placeOf } from './places.js';
 import { isFallback, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, fieldRenames, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -55,6 +55,8 @@ export class Analysis {
   readonly readOneTypes = new Map<ts.TypeLiteralNode | ts.TypeReferenceNode, ts.TypeNode>();
   /** Type references with type arguments, for the v2 copies of shared generic list types. */
   readonly genericUses: ts.TypeReferenceNode[] = [];
+  /** Types written on data parsed from text that is no API answer (`JSON.parse(raw) as Desired[]`). */
+  private readonly dataTypes: ts.TypeNode[] = [];
   /** Names of the fields v2beta1 does not serve, as the contract stands for this run (assumptions may be rejected). */
   readonly goneFields = goneFieldNames();
   /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
@@ -86,6 +88,7 @@ export class Analysis {
     const returnOf = (fn: ts.Node) => this.files.get(fn.getSourceFile())?.flow?.returnOf(fn);
     for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), this.doubles.hasDoubles(file.sf) ? returnOf : undefined);
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
+    for (const file of this.files.values()) collectDataTypes(file, this.dataTypes);
     this.keepMeetingCallsTogether();
     this.keepCallsHeldTogether();
     this.keepDestructuredReads();
@@ -350,7 +353,7 @@ export class Analysis {
       const file = container.getSourceFile().fileName.split('/').pop();
       for (const call of calls as Set<V1Call>) {
         if (!this.plan.migrates(call)) continue;
-        this.plan.demote(call, `${staysOnV1(call)}: its records are typed by ${type} of ${file}, a declaration file migrate-v2 does not rewrite, which names fields v2 renames (${renamesNamed(call.resource)}); move ${type} into a source file or migrate it by hand`);
+        this.plan.demote(call, `${staysOnV1(call)}: its records are typed by ${type} of ${file}, a declaration file migrate-v2 does not rewrite, which names fields v2 renames (${renamesInWords(call.resource)}); move ${type} into a source file or migrate it by hand`);
         kept = true;
       }
     }
@@ -460,7 +463,7 @@ export class Analysis {
         if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
         const shape = file.flow.shapeOf(library.collection);
         if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
-        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesNamed(shape.call.resource)}); migrate it by hand`);
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesInWords(shape.call.resource)}); migrate it by hand`);
       }
     }
   }
@@ -518,7 +521,7 @@ export class Analysis {
         // Records of one kind beside values of the program's own (a test's rows) are read as before: only kinds mixed are lost.
         if (new Set(held.map((h) => h.resource)).size < 2 || !this.givesBack(parameter)) continue;
         for (const { call } of held) {
-          this.plan.demote(call!, `${staysOnV1(call!)}: its records pass through ${describeParameter(parameter)}, which is handed records of other kinds too and gives them back, where migrate-v2 does not follow them (${renamesNamed(call!.resource)}); migrate them by hand`);
+          this.plan.demote(call!, `${staysOnV1(call!)}: its records pass through ${describeParameter(parameter)}, which is handed records of other kinds too and gives them back, where migrate-v2 does not follow them (${renamesInWords(call!.resource)}); migrate them by hand`);
         }
       }
       for (const fn of nodesOf(file.sf).ofKinds(ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.FunctionExpression)) {
@@ -526,7 +529,7 @@ export class Analysis {
         if (!ts.isCallExpression(call) || !call.arguments.includes(fn as ts.Expression)) continue;
         const shape = file.flow.returnOf(fn);
         if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || !answersAFunction(call, (n) => this.text.declarationOf(n))) continue;
-        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${call.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (${renamesNamed(shape.call.resource)}); migrate it by hand`);
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${call.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (${renamesInWords(shape.call.resource)}); migrate it by hand`);
       }
     }
   }
@@ -618,8 +621,8 @@ export class Analysis {
         if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
         const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) ? fn.parent.name.getText(file.sf) : 'this function';
         const why = response
-          ? `${name}() returns its response to other modules, which parse it where migrate-v2 does not follow their reads (envelope, pages, ${renamesNamed(shape.call.resource)}); migrate it with them by hand`
-          : `${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesNamed(shape.call.resource)}); give ${name}() a return type naming the record type, or migrate it by hand`;
+          ? `${name}() returns its response to other modules, which parse it where migrate-v2 does not follow their reads (envelope, pages, ${renamesInWords(shape.call.resource)}); migrate it with them by hand`
+          : `${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesInWords(shape.call.resource)}); give ${name}() a return type naming the record type, or migrate it by hand`;
         this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${why}`);
       }
     }
@@ -671,9 +674,22 @@ export class Analysis {
 
   /** Whether a call goes to a function of the analysed files, whose reads the flow follows through its parameters. */
   followsInto(call: ts.CallExpression): boolean {
-    const declaration = this.text.declarationOf(ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression);
-    const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
-    return Boolean(fn && ts.isFunctionLike(fn) && this.files.has(fn.getSourceFile()));
+    const name = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+    const declaration = this.text.declarationOf(name);
+    const local = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
+    const fn = local && ts.isFunctionLike(local) ? local : !declaration || ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) ? this.importedFunction(name) : undefined;
+    if (!fn) return false;
+    if (this.files.has(fn.getSourceFile())) return true;
+    // A helper of a file migrated for the resource types it declares (`indexById<T extends { id: string }>`): followed where its types say what each parameter holds.
+    return fn.parameters.every((p) => p.type !== undefined) && [...this.types.containers.keys()].some((c) => c.getSourceFile() === fn.getSourceFile());
+  }
+
+  private importedFunction(name: ts.Node): ts.SignatureDeclaration | undefined {
+    const symbol = this.checker.getSymbolAtLocation(name);
+    const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : undefined;
+    const d = target?.valueDeclaration ?? target?.declarations?.[0];
+    const fn = d && ts.isVariableDeclaration(d) ? d.initializer : d;
+    return fn && ts.isFunctionLike(fn) ? fn : undefined;
   }
 
   /** `const { items } = await res.json()` after a read by list: v2 Get answers no list to take apart. */
@@ -791,12 +807,15 @@ export class Analysis {
     let demoted = false;
     this.readOneTypes.clear();
     for (const node of this.genericUses) this.types.markForeignUses(node);
+    for (const node of this.dataTypes) this.types.markData(node);
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
       const migrating = v1Calls.some((c) => this.plan.migrates(c));
       const why = !migrating || !this.types.pinned.has(container)
         ? undefined
-        : this.types.foreign.has(container)
+        : this.types.fromData.has(container)
+          ? `the type ${containerName(container)} also types data the program parses itself (JSON.parse), whose keys stay v1's: give the v2 records a type of their own`
+          : this.types.foreign.has(container)
           ? `${helperName(container)} is handed these records and values that are no API records alike, and reads them by the same names: give it a v2 variant of its own`
           : `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`;
       for (const call of v1Calls) {
@@ -908,6 +927,18 @@ function soleListElement(members: ts.NodeArray<ts.TypeElement>): ts.TypeNode | u
   return member && ts.isPropertySignature(member) && member.type && ts.isArrayTypeNode(member.type) ? member.type.elementType : undefined;
 }
 
+/** `JSON.parse(raw) as Desired[]`, `const desired: Desired[] = JSON.parse(raw)`: a type on data the program parses from text that is no API answer. */
+function collectDataTypes(file: FileAnalysis, out: ts.TypeNode[]): void {
+  const parsedData = (e: ts.Expression | undefined) => {
+    const n = e && unwrap(e);
+    return Boolean(n && ts.isCallExpression(n) && n.expression.getText(file.sf) === 'JSON.parse' && !file.flow.shapeOf(n));
+  };
+  for (const node of nodesOf(file.sf).ofKinds(ts.SyntaxKind.AsExpression, ts.SyntaxKind.VariableDeclaration)) {
+    if (ts.isAsExpression(node) && parsedData(node.expression)) out.push(node.type);
+    if (ts.isVariableDeclaration(node) && node.type && parsedData(node.initializer)) out.push(node.type);
+  }
+}
+
 function collectGenericUses(sf: ts.SourceFile, out: ts.TypeReferenceNode[]): void {
   for (const node of nodesOf(sf).of<ts.TypeReferenceNode>(ts.SyntaxKind.TypeReference)) if (node.typeArguments) out.push(node);
 }
@@ -1002,11 +1033,7 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
 }
 
 /** The renames of a kind's fields a note names, as the contract gives them: `id -> uid, lastUpdated -> updateTime`. */
-function renamesNamed(resource: ResourceContract): string {
-  return [...fieldRenames(resource)].map(([v1, v2]) => `${v1} -> ${v2}`).join(', ');
-}
-
 /** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
 function recordsOutOfSight(call: V1Call, where: string): string {
-  return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesNamed(call.resource)}); migrate it by hand, or give the records a type`;
+  return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesInWords(call.resource)}); migrate it by hand, or give the records a type`;
 }

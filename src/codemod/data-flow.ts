@@ -260,6 +260,27 @@ export class DataFlow {
     return this.feeds;
   }
 
+  /**
+   * An object of the program's own: a literal that is no record, or a parameter of the file's
+   * function that one of its calls hands such a literal (`addLocal({ id: 'bot' })` putting `obj`
+   * into a Map of records).
+   */
+  private ownObject(value: ts.Expression): boolean {
+    const n = unwrap(value);
+    if (ts.isObjectLiteralExpression(n)) return this.shapeOf(n)?.kind !== 'resource';
+    const parameter = ts.isIdentifier(n) ? this.declarationOf(n) : undefined;
+    if (!parameter || !ts.isParameter(parameter) || !ts.isFunctionLike(parameter.parent)) return false;
+    const fn = parameter.parent;
+    const i = fn.parameters.indexOf(parameter);
+    const name = ts.isFunctionDeclaration(fn) ? fn.name : (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) && ts.isIdentifier(fn.parent.name) ? fn.parent.name : undefined;
+    const declaration = ts.isFunctionDeclaration(fn) ? fn : fn.parent;
+    if (!name) return false;
+    return nodesOf(this.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression).some((call) => {
+      const arg = call.arguments[i];
+      return ts.isIdentifier(call.expression) && call.expression.text === name.text && this.declarationOf(call.expression) === declaration && arg !== undefined && ts.isObjectLiteralExpression(unwrap(arg)) && this.shapeOf(unwrap(arg))?.kind !== 'resource';
+    });
+  }
+
   /** How a use of a function hands its parameters values: a call's arguments, or the elements of an array it is the callback of. */
   private useOf(id: ts.Identifier): Use | undefined {
     const parent = id.parent;
@@ -901,8 +922,7 @@ export class DataFlow {
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'set' && node.arguments.length === 2) {
         holds(node.expression.expression, node.arguments[1]);
         // `byId.set(key, { id: ... })`: a value of the program's own beside the records a Map may hold.
-        const value = unwrap(node.arguments[1]!);
-        if (ts.isObjectLiteralExpression(value) && this.shapeOf(value)?.kind !== 'resource' && !this.otherPushes.includes(node)) this.otherPushes.push(node);
+        if (this.ownObject(node.arguments[1]!) && !this.otherPushes.includes(node)) this.otherPushes.push(node);
       }
       if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
         const over = this.shapeOf(node.expression);
@@ -924,7 +944,7 @@ export class DataFlow {
         const declaration = this.declarationOf(node.expression.expression);
         const item = node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) ? this.shapeOf(node.arguments[0]) : undefined;
         if (declaration && item?.kind === 'resource') this.learn(declaration, { ...item, kind: 'array' });
-        else if (declaration && node.arguments[0] && ts.isObjectLiteralExpression(unwrap(node.arguments[0] as ts.Expression))) this.otherPushes.push(node);
+        else if (declaration && node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) && this.ownObject(node.arguments[0]) && !this.otherPushes.includes(node)) this.otherPushes.push(node);
       }
       // byGroup.get(key).push(record), (index[key] ??= []).push(record): records gathered in groups by a key.
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && GATHERING.has(node.expression.name.text)) {

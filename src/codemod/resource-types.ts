@@ -48,6 +48,8 @@ export class ResourceTypes {
    * records: they keep their names, as pinned containers do.
    */
   readonly foreign = new Set<Container>();
+  /** Containers that type data the program reads from elsewhere (`JSON.parse(text) as Desired[]`): its keys are v1's, so they keep their names. */
+  readonly fromData = new Set<Container>();
   /**
    * Containers of a declaration file (`globals.d.ts`, a package's types) seen on values of calls
    * that would migrate, naming a member v2 renames: they are not rewritten, so those calls cannot
@@ -65,6 +67,7 @@ export class ResourceTypes {
     this.generics.clear();
     this.pinned.clear();
     this.foreign.clear();
+    this.fromData.clear();
     this.seenOn.clear();
     this.unwritable.clear();
     this.typeCache.clear();
@@ -138,6 +141,21 @@ export class ResourceTypes {
     if (container && !this.foreign.has(container)) {
       this.foreign.add(container);
       this.pinned.add(container);
+      this.typeCache.clear();
+    }
+  }
+
+  /**
+   * A type written on data the program reads from a file or a string (`JSON.parse(text) as
+   * Desired[]`, `Desired = Pick<Identity, 'id'>`): the container it is made of keeps its names.
+   */
+  markData(node: ts.TypeNode): void {
+    const t = this.checker.getTypeFromTypeNode(node);
+    const element = this.checker.isArrayType(t) ? this.checker.getTypeArguments(t as ts.TypeReference)[0] : t;
+    const owner = element && soleOwner(element);
+    if (owner && this.containers.has(owner) && !this.fromData.has(owner)) {
+      this.fromData.add(owner);
+      this.pinned.add(owner);
       this.typeCache.clear();
     }
   }
@@ -274,14 +292,8 @@ export class ResourceTypes {
    * make, holds the same records.
    */
   private derivedRole(t: ts.Type): CheckedRole | null {
-    if (!(t.flags & ts.TypeFlags.Object)) return null;
-    let owner: ts.Node | undefined;
-    for (const member of t.getProperties()) {
-      const parent = member.declarations?.[0]?.parent;
-      if (!parent || (owner && parent !== owner)) return null;
-      owner = parent;
-    }
-    if (!owner || !(ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner))) return null;
+    const owner = soleOwner(t);
+    if (!owner) return null;
     const roles = this.containers.get(owner);
     if (!roles || this.pinned.has(owner) || this.generics.has(owner)) return null;
     return roles.length === 1 || roles.every((r) => r.shape === roles[0]!.shape) ? roles[0]! : null;
@@ -345,4 +357,16 @@ function isTypeParameterReference(node: ts.TypeNode): boolean {
     if ((ts.isFunctionLike(n) || ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n) || ts.isClassLike(n)) && n.typeParameters?.some((p) => p.name.text === (node.typeName as ts.Identifier).text)) return true;
   }
   return false;
+}
+
+/** The interface or type literal that declares every member of an object type (mapped types over it and spreads of it keep their members' declarations). */
+function soleOwner(t: ts.Type): Container | undefined {
+  if (!(t.flags & ts.TypeFlags.Object)) return undefined;
+  let owner: ts.Node | undefined;
+  for (const member of t.getProperties()) {
+    const parent = member.declarations?.[0]?.parent;
+    if (!parent || (owner && parent !== owner)) return undefined;
+    owner = parent;
+  }
+  return owner && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner)) ? owner : undefined;
 }

@@ -46,6 +46,11 @@ export const ASSUMPTION_SWITCHES = { lastSeenOnEveryKind: true };
  * Renames for a client's type or value of a resource kind: the uniform ones of v2 §9.4 (which a
  * client type may carry whether or not v1 served that field on this kind) and the kind's own.
  */
+/** A kind's renames as notes say them: `id -> uid, createdAt -> createTime`. */
+export function renamesInWords(resource: ResourceContract): string {
+  return [...fieldRenames(resource)].map(([v1, v2]) => `${v1} -> ${v2}`).join(', ');
+}
+
 export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<string, string> {
   const renames = new Map<string, string>(Object.entries(UNIFORM_RENAMES.renames));
   if (ASSUMPTION_SWITCHES.lastSeenOnEveryKind) renames.set(UNIFORM_RENAMES.lastSeen.from, UNIFORM_RENAMES.lastSeen.to);

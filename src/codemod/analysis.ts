@@ -15,7 +15,7 @@ import { placeOf } from './places.js';
 import { isFallback, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -794,12 +794,32 @@ export class Analysis {
   /** `binding.group.verified`: v2 hydrates a named record with a few fields only (the contract's hydratedFields); a read of another keeps the call on v1. */
   private keepReadsBeyondHydration(node: ts.PropertyAccessExpression, flow: DataFlow): boolean {
     const shape = flow.flowShape(node.expression);
-    if (shape?.kind !== 'resource' || !shape.hydrated || !shape.call || !this.plan.migrates(shape.call)) return false;
-    const v2 = clientFieldRenames(shape.resource).get(node.name.text) ?? node.name.text;
-    if (shape.hydrated.includes(v2)) return false;
-    const call = shape.call;
-    this.plan.demote(call, `${staysOnV1(call)}: the program reads ${node.name.text} of the ${shape.resource.singular} each ${call.resource.singular} names, and v2beta1 gives that ${shape.resource.singular} with ${shape.hydrated.join(', ')} only; read the ${shape.resource.singular} by its uid, then migrate`);
-    return true;
+    const traced = shape?.kind === 'resource' && shape.hydrated && shape.call ? { resource: shape.resource, hydrated: shape.hydrated, calls: [shape.call] } : this.hydratedByType(node.expression);
+    if (!traced) return false;
+    const v2 = clientFieldRenames(traced.resource).get(node.name.text) ?? node.name.text;
+    if (traced.hydrated.includes(v2)) return false;
+    let demoted = false;
+    for (const call of traced.calls) {
+      if (!this.plan.migrates(call)) continue;
+      this.plan.demote(call, `${staysOnV1(call)}: the program reads ${node.name.text} of the ${traced.resource.singular} each ${call.resource.singular} names, and v2beta1 gives that ${traced.resource.singular} with ${traced.hydrated.join(', ')} only; read the ${traced.resource.singular} by its uid, then migrate`);
+      demoted = true;
+    }
+    return demoted;
+  }
+
+  /**
+   * `b.group` where `b` is typed (`function where(b: RoleBinding)`): a member of a record type that
+   * names another record, hydrated on v2; with the calls whose records that type was seen on.
+   */
+  private hydratedByType(e: ts.Expression): { resource: ResourceContract; hydrated: readonly string[]; calls: V1Call[] } | undefined {
+    const n = unwrap(e);
+    if (!ts.isPropertyAccessExpression(n)) return undefined;
+    const member = this.text.declarationOf(n.name);
+    const container = member && ts.isPropertySignature(member) && (ts.isInterfaceDeclaration(member.parent) || ts.isTypeLiteralNode(member.parent)) ? member.parent : undefined;
+    const owner = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource')?.resource;
+    const field = owner?.fields.find((f) => f.v1 === n.name.text && f.reference?.v1Form === 'object');
+    if (!container || !field) return undefined;
+    return { resource: resourceOf(field.reference!.target), hydrated: field.reference!.hydratedFields.map((f) => f.name), calls: [...(this.types.seenOn.get(container) ?? [])] as V1Call[] };
   }
 
   /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */

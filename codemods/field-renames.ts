@@ -10,8 +10,8 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, renamesInWords, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
-import { bodyLiteral, enclosingScope, isFallback } from '../src/codemod/syntax.js';
-import { unwrap } from '../src/codemod/static-text.js';
+import { bodyLiteral, enclosingScope, isFallback, usesOf } from '../src/codemod/syntax.js';
+import { functionOf, unwrap } from '../src/codemod/static-text.js';
 import type { Shape } from '../src/codemod/data-flow.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 
@@ -100,7 +100,7 @@ function givenToPick(node: ts.Node): boolean {
  * returned, or held in an object or array (which goes on as data); not where it is cut, parsed or
  * compared.
  */
-function shownWhole(node: ts.Expression): boolean {
+function shownWhole(node: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined, depth = 0): boolean {
   let value: ts.Node = node;
   for (;;) {
     if (passedOnWhole(value)) value = value.parent;
@@ -113,12 +113,18 @@ function shownWhole(node: ts.Expression): boolean {
   if (ts.isTemplateSpan(parent)) return true;
   if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === value)) return !givenToPick(ts.isReturnStatement(parent) ? parent : parent.body);
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
-  return ts.isCallExpression(parent) && parent.arguments.includes(value as ts.Expression) && TEXT_OUT.test(parent.expression.getText());
+  if (!ts.isCallExpression(parent) || !parent.arguments.includes(value as ts.Expression)) return false;
+  if (TEXT_OUT.test(parent.expression.getText())) return true;
+  // `stamp(g.createdAt)`: handed to a function of the file that shows its parameter whole.
+  const fn = depth < 2 && ts.isIdentifier(parent.expression) ? functionOf(parent.expression, declarationOf) : undefined;
+  const parameter = fn?.getSourceFile() === node.getSourceFile() ? fn.parameters[parent.arguments.indexOf(value as ts.Expression)] : undefined;
+  return Boolean(parameter && !parameter.dotDotDotToken && ts.isIdentifier(parameter.name) && usesOf(node.getSourceFile(), parameter, declarationOf).some((use) => shownWhole(use, declarationOf, depth + 1)));
 }
+
 
 /** The v2 name of a v1 timestamp read shown whole, whose text changes with v2's precision. */
 function shownTimestamp(ctx: TransformContext, node: ts.PropertyAccessExpression): string | undefined {
-  if (!shownWhole(node)) return undefined;
+  if (!shownWhole(node, (n) => ctx.analysis.text.declarationOf(n))) return undefined;
   const shape = ctx.shapeOf(node.expression);
   return shape?.kind === 'resource' ? preciseTimestamp(shape.resource, node.name.text) : undefined;
 }

@@ -363,7 +363,7 @@ export class DataFlow {
       if (declaration && this.holdsKinds(declaration)) return this.reaching(declaration as ts.VariableDeclaration, n);
       return declaration ? (this.declared.get(declaration) ?? this.hiddenShape(declaration)) : undefined;
     }
-    if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text) ?? this.fieldShape(n);
+    if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text) ?? this.iteratedValue(n) ?? this.fieldShape(n);
     if (ts.isElementAccessExpression(n)) {
       const target = this.shapeOf(n.expression);
       if (target?.kind === 'array' || target?.kind === 'keyed') return as(target, 'resource');
@@ -479,6 +479,14 @@ export class DataFlow {
     const type = ts.isIdentifier(n) ? this.referenceType(n) : this.typeAt(n);
     const role = this.types.roleOf(ts.isCallExpression(n) ? (this.checker.getAwaitedType(type) ?? type) : type);
     return role ? { kind: role.shape, resource: role.resource } : undefined;
+  }
+
+  /** `groups.values().next().value`, `byId.values().next().value`: the first record, through an iterator of the records. */
+  private iteratedValue(n: ts.PropertyAccessExpression): Shape | undefined {
+    const next = unwrap(n.expression);
+    if (n.name.text !== 'value' || !ts.isCallExpression(next) || next.arguments.length > 0 || !ts.isPropertyAccessExpression(next.expression) || next.expression.name.text !== 'next') return undefined;
+    const records = this.shapeOf(next.expression.expression);
+    return records?.kind === 'array' ? as(records, 'resource') : undefined;
   }
 
   private memberShape(target: Shape | undefined, name: string): Shape | undefined {
@@ -601,6 +609,8 @@ export class DataFlow {
       if (target?.kind === 'array' && method === 'reduce') return this.callbackReturn(n.arguments[0]);
       // `for (const [i, g] of groups.entries())`: each an index and a record.
       if (target?.kind === 'array' && method === 'entries') return as(target, 'entries');
+      // `groups.values()`: an iterator of the same records, iterated as the array is.
+      if (target?.kind === 'array' && method === 'values' && n.arguments.length === 0) return target;
       if (target?.kind === 'keyed') return keyedMethod(target, method);
       if (target?.kind === 'groups') return groupsMethod(target, method);
       if ((target?.kind === 'entries' || target?.kind === 'groupEntries') && ARRAY_OF_ARRAY.has(method)) return target;

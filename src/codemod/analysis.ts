@@ -344,7 +344,8 @@ export class Analysis {
   /**
    * Records typed by an interface of a declaration file (`globals.d.ts`, a package's types) that
    * names a field v2 renames: the codemod rewrites no declaration file, so reads through that type
-   * would keep v1's names; the calls whose values it types stay on v1.
+   * would keep v1's names; the calls whose values it types stay on v1. So do those typed by a type
+   * that takes such a field from a named base (ResourceTypes.inheriting), which may type other values.
    */
   private keepCallsTypedOutOfReach(): boolean {
     let kept = false;
@@ -354,6 +355,16 @@ export class Analysis {
       for (const call of calls as Set<V1Call>) {
         if (!this.plan.migrates(call)) continue;
         this.plan.demote(call, `${staysOnV1(call)}: its records are typed by ${type} of ${file}, a declaration file migrate-v2 does not rewrite, which names fields v2 renames (${renamesInWords(call.resource)}); move ${type} into a source file or migrate it by hand`);
+        kept = true;
+      }
+    }
+    for (const { type, base, calls } of this.types.inheriting.values()) {
+      const members = ts.isInterfaceDeclaration(base) ? base.members : ts.isTypeLiteralNode(base.type) ? base.type.members : undefined;
+      const names = new Set(members?.flatMap((m) => (m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? [m.name.text] : [])));
+      for (const call of calls as Set<V1Call>) {
+        if (!this.plan.migrates(call)) continue;
+        const inherited = [...clientFieldRenames(call.resource)].filter(([v1]) => names.has(v1)).map(([v1, v2]) => `${v1} -> ${v2}`).join(', ');
+        this.plan.demote(call, `${staysOnV1(call)}: its records are typed by ${type}, which takes fields v2 renames (${inherited}) from ${base.name.text} (${base.getSourceFile().fileName.split('/').pop()}); migrate-v2 renames what a record type declares itself, not what it extends, which may type other values too: declare those fields in ${type}, or migrate ${base.name.text} by hand`);
         kept = true;
       }
     }

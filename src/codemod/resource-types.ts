@@ -24,6 +24,14 @@ export interface CheckedRole {
   resource: ResourceContract;
 }
 
+/** A named type a record type takes renamed members from, and the calls whose records it types. */
+export interface SharedBase {
+  /** The record type's name, as a note says it. */
+  type: string;
+  base: ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
+  calls: Set<object>;
+}
+
 /** A generic envelope `Page<T> { items: T[] }`: the kind comes from its type argument. */
 interface GenericEnvelope {
   parameter: string;
@@ -56,6 +64,13 @@ export class ResourceTypes {
    * migrate; by the calls seen on each.
    */
   readonly unwritable = new Map<Container, Set<object>>();
+  /**
+   * Record types that take a member v2 renames from a named type they extend or are made with
+   * (`interface Identity extends Stamped`, `type Identity = Stamped & { name: string }`): renaming it
+   * would rename the members of every other type made from it (`interface Job extends Stamped`), whose
+   * values are no API records; by the record type's declaration, with its base and the calls seen on it.
+   */
+  readonly inheriting = new Map<ts.InterfaceDeclaration | ts.TypeAliasDeclaration, SharedBase>();
   private context: { call?: object; pinned: boolean } = { pinned: false };
   private readonly typeCache = new Map<ts.Type, CheckedRole | null>();
 
@@ -70,6 +85,7 @@ export class ResourceTypes {
     this.fromData.clear();
     this.seenOn.clear();
     this.unwritable.clear();
+    this.inheriting.clear();
     this.typeCache.clear();
   }
 
@@ -89,6 +105,8 @@ export class ResourceTypes {
     if (!node || depth > 6) return;
     if (ts.isParenthesizedTypeNode(node)) return this.attach(node.type, shape, resource, depth + 1);
     if (ts.isUnionTypeNode(node) || ts.isIntersectionTypeNode(node)) {
+      // A named type made with a base (`type Group = Stamped & {...}`); an intersection written in place names no type other values could share.
+      if (ts.isIntersectionTypeNode(node) && shape === 'resource' && ts.isTypeAliasDeclaration(node.parent)) this.noteSharedBase(node.parent, node.types, resource);
       for (const t of node.types) this.attach(t, shape, resource, depth + 1);
       return;
     }
@@ -160,6 +178,24 @@ export class ResourceTypes {
     }
   }
 
+  /**
+   * Of the named types a record type extends or is made with (`bases`), the first that declares a
+   * member v2 renames on the kind: the record type and the call are noted in `inheriting`.
+   */
+  private noteSharedBase(owner: ts.InterfaceDeclaration | ts.TypeAliasDeclaration, bases: readonly (ts.TypeNode | ts.ExpressionWithTypeArguments)[], resource: ResourceContract): void {
+    const call = this.context.call;
+    if (!call || this.context.pinned) return;
+    for (const ref of bases) {
+      const name = ts.isExpressionWithTypeArguments(ref) ? (ts.isIdentifier(ref.expression) ? ref.expression : undefined) : ts.isTypeReferenceNode(ref) ? ref.typeName : undefined;
+      const base = name && this.declarationOfType(name);
+      const members = base && (ts.isInterfaceDeclaration(base) ? base : ts.isTypeAliasDeclaration(base) && ts.isTypeLiteralNode(base.type) ? base.type : undefined);
+      if (!members || !namesRenamedMember(members, 'resource', resource)) continue;
+      const entry = this.inheriting.get(owner) ?? { type: owner.name.text, base: base as SharedBase['base'], calls: new Set<object>() };
+      this.inheriting.set(owner, { ...entry, calls: entry.calls.add(call) });
+      return;
+    }
+  }
+
   /** The interface or type alias a type name refers to, through imports. */
   declarationOfType(name: ts.EntityName): ts.Declaration | undefined {
     let symbol = this.checker.getSymbolAtLocation(name);
@@ -174,6 +210,7 @@ export class ResourceTypes {
       return;
     }
     if (this.context.call) this.seenOn.set(container, (this.seenOn.get(container) ?? new Set()).add(this.context.call));
+    if (shape === 'resource' && ts.isInterfaceDeclaration(container)) this.noteSharedBase(container, container.heritageClauses?.flatMap((c) => c.types) ?? [], resource);
     if (this.context.pinned) {
       if (this.pinned.has(container)) return;
       this.pinned.add(container);

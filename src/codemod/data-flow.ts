@@ -260,6 +260,15 @@ export class DataFlow {
     return this.feeds;
   }
 
+  /** The record `list.push(record)` gathers, or each record of `list.push(...records)`. */
+  private gathered(push: ts.CallExpression): Shape | undefined {
+    const first = push.arguments[0];
+    if (!first) return undefined;
+    if (!ts.isSpreadElement(first)) return this.shapeOf(first);
+    const spread = this.shapeOf(first.expression);
+    return spread?.kind === 'array' ? as(spread, 'resource') : undefined;
+  }
+
   /**
    * An object of the program's own: a literal that is no record, or a parameter of the file's
    * function that one of its calls hands such a literal (`addLocal({ id: 'bot' })` putting `obj`
@@ -952,7 +961,7 @@ export class DataFlow {
       // list.push(record): the array gathers records of that kind.
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && GATHERING.has(node.expression.name.text) && ts.isIdentifier(node.expression.expression)) {
         const declaration = this.declarationOf(node.expression.expression);
-        const item = node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) ? this.shapeOf(node.arguments[0]) : undefined;
+        const item = this.gathered(node);
         if (declaration && item?.kind === 'resource') this.learn(declaration, { ...item, kind: 'array' });
         else if (declaration && node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) && this.ownObject(node.arguments[0]) && !this.otherPushes.includes(node)) this.otherPushes.push(node);
       }
@@ -960,7 +969,7 @@ export class DataFlow {
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && GATHERING.has(node.expression.name.text)) {
         const holder = groupHolder(node.expression.expression);
         const declaration = holder && this.declarationOf(holder);
-        const item = node.arguments[0] && !ts.isSpreadElement(node.arguments[0]) ? this.shapeOf(node.arguments[0]) : undefined;
+        const item = this.gathered(node);
         if (declaration && item?.kind === 'resource') this.learn(declaration, as(item, 'groups'));
       }
       if (ts.isReturnStatement(node) && node.expression) {

@@ -12,6 +12,7 @@ import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys
 import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
 import { bodyLiteral, enclosingScope, isFallback, usesOf } from '../src/codemod/syntax.js';
 import { functionOf, unwrap } from '../src/codemod/static-text.js';
+import { readsNoFieldByName } from '../src/codemod/callees-reading-nothing.js';
 import type { Shape } from '../src/codemod/data-flow.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 
@@ -24,18 +25,11 @@ function renameMembers(ctx: TransformContext, container: Container, resource: Re
   }
 }
 
-/** Calls that read a resource's fields no further, or hand it on where the data flow follows it (a Map, a copy). */
-const HARMLESS_CALLEES = /^(console\.\w+|JSON\.stringify|String|Number|Boolean|structuredClone|Object\.(keys|values|entries|fromEntries|assign|freeze|hasOwn)|Object\.prototype\.hasOwnProperty\.call|Array\.(from|isArray)|Promise\.\w+|(?:[\w$]+\.)+(push|unshift|includes|indexOf|join|concat|set|add|has|get|hasOwnProperty))$/;
-/** A test's `expect(value)` and its matchers compare values whole; they read no field by name. */
-const EXPECTATION = /^expect(\(.*\))?(\.(not|resolves|rejects))*(\.to\w+)?$/s;
-
 /** API resources handed to a function the run does not see: the fields read there are not migrated. */
 function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
   // lodash's functions over a collection hand records to callbacks the flow follows, and most give back what it follows too (collection-library.ts).
-  if (HARMLESS_CALLEES.test(callee) || EXPECTATION.test(callee) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
-  // `byGroup.get(key).push(record)`: gathered into a list the flow follows.
-  if (ts.isPropertyAccessExpression(call.expression) && /^(push|unshift)$/.test(call.expression.name.text) && ctx.shapeOf(call.expression.expression)?.kind === 'array') return;
+  if (readsNoFieldByName(call, (e) => ctx.shapeOf(e)) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
   const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape !== undefined && 'resource' in shape && shape.kind !== 'envelope');
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.

@@ -10,6 +10,7 @@ import { ResourceTypes, type Container } from './resource-types.js';
 import { StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
+import { readsNoFieldByName } from './callees-reading-nothing.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
 import { isFallback, writtenRecords } from './syntax.js';
@@ -114,7 +115,7 @@ export class Analysis {
     for (let round = 0; round < rounds; round++) {
       this.types.reset();
       this.gatherEvidence();
-      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.keepCallsTypedOutOfReach(), this.keepWritesOfV1Records(), this.plan.planPaths(), this.keepTimesComparedAcrossVersions()].some(Boolean);
+      const kept = [this.keepReadsOfGoneFields(), this.markSharedTypes(), this.keepCallsTypedOutOfReach(), this.keepWritesOfV1Records(), this.keepAnswersHandedOutOfSight(), this.plan.planPaths(), this.keepTimesComparedAcrossVersions()].some(Boolean);
       if (!kept) return;
     }
     this.plan.planPaths();
@@ -478,6 +479,35 @@ export class Analysis {
       }
     }
   }
+
+  /**
+   * `ListSchema.parse(await res.json())`, `validate(body)`, `audit(identity)`, `res.json(groups)` of a
+   * server: an answer handed to a function the run does not see is read there by v1's envelope key
+   * and field names (or passed on to other readers); migrated, the call would change its path, pages
+   * and the reads the flow sees, but not those. Not: printing, serialising, comparing whole, the
+   * holders the flow follows, lodash's functions, the program's functions it follows, a test double.
+   */
+  private keepAnswersHandedOutOfSight(): boolean {
+    let kept = false;
+    for (const file of this.files.values()) {
+      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        if (node.arguments.length === 0 || this.isV1Call(node) || this.doubles.answering.has(node)) continue;
+        for (const arg of node.arguments) {
+          const shape = file.flow.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg);
+          if (!shape || !('resource' in shape) || !shape.call || !this.plan.migrates(shape.call)) continue;
+          // lodash's functions are keepRecordsHandedOutOfSight's; the program's functions are followed through their types once those are known (asked last: the checker costs more than the shapes).
+          if (readsNoFieldByName(node, (e) => file.flow.shapeOf(e)) || file.flow.collection(node) || this.followsInto(node)) break;
+          const callee = node.expression.getText(file.sf);
+          const what = shape.kind === 'envelope' ? 'its answer is handed whole' : `its ${shape.call.resource.singular} records are handed`;
+          this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${what} to ${callee}(), which reads ${shape.kind === 'envelope' ? 'it' : 'them'} where migrate-v2 does not follow (${shape.kind === 'envelope' ? 'its envelope, fields and pages' : renamesInWords(shape.call.resource)}); migrate it by hand`);
+          kept = true;
+          break;
+        }
+      }
+    }
+    return kept;
+  }
+
 
   /**
    * `{ group: g }`, `{ list: items }`, `return { newest }`: records put in an object literal are read

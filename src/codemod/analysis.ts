@@ -463,24 +463,6 @@ export class Analysis {
   }
 
   /**
-   * `_.flatten(_.chunk(identities, 2))`, `_.reduce(groups, ...)`: a function of the library that hands
-   * records on in a form the flow does not follow, or to callbacks it does not know of, where they are
-   * read by their v1 names; the call that gives them stays on v1.
-   */
-  private keepRecordsHandedOutOfSight(): void {
-    for (const file of this.files.values()) {
-      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
-        const library = file.flow.collection(node);
-        // A known function's callbacks are followed: used as a statement, it hands nothing on.
-        if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
-        const shape = file.flow.shapeOf(library.collection);
-        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
-        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesInWords(shape.call.resource)}); migrate it by hand`);
-      }
-    }
-  }
-
-  /**
    * `ListSchema.parse(await res.json())`, `validate(body)`, `audit(identity)`, `res.json(groups)` of a
    * server: an answer handed to a function the run does not see is read there by v1's envelope key
    * and field names (or passed on to other readers); migrated, the call would change its path, pages
@@ -526,6 +508,24 @@ export class Analysis {
           const member = property.name!.getText(file.sf);
           this.plan.demote(shape.call, recordsOutOfSight(shape.call, `in an object (${member}: ...), whose members`));
         }
+      }
+    }
+  }
+
+  /**
+   * `_.flatten(_.chunk(identities, 2))`, `_.reduce(groups, ...)`: a function of the library that hands
+   * records on in a form the flow does not follow, or to callbacks it does not know of, where they are
+   * read by their v1 names; the call that gives them stays on v1.
+   */
+  private keepRecordsHandedOutOfSight(): void {
+    for (const file of this.files.values()) {
+      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        const library = file.flow.collection(node);
+        // A known function's callbacks are followed: used as a statement, it hands nothing on.
+        if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
+        const shape = file.flow.shapeOf(library.collection);
+        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesInWords(shape.call.resource)}); migrate it by hand`);
       }
     }
   }
@@ -660,10 +660,10 @@ export class Analysis {
         if (!shape?.call || (!('resource' in shape) && !response) || !this.plan.migrates(shape.call) || (!response && !this.returnsUntyped(fn))) continue;
         // Asked last: most files return no records, and the importers are found by the checker.
         if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
-        const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) ? fn.parent.name.getText(file.sf) : 'this function';
+        const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name.getText(file.sf) : ts.isBinaryExpression(fn.parent) ? fn.parent.left.getText(file.sf).replace(/^(?:module\.)?exports\./, '') : 'this function';
         const why = response
           ? `${name}() returns its response to other modules, which parse it where migrate-v2 does not follow their reads (envelope, pages, ${renamesInWords(shape.call.resource)}); migrate it with them by hand`
-          : `${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesInWords(shape.call.resource)}); give ${name}() a return type naming the record type, or migrate it by hand`;
+          : `${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesInWords(shape.call.resource)}); ${/\.[cm]?jsx?$/.test(file.sf.fileName) ? 'migrate it with its readers by hand' : `give ${name}() a return type naming the record type, or migrate it by hand`}`;
         this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${why}`);
       }
     }
@@ -675,13 +675,17 @@ export class Analysis {
    */
   private importedByOthers(sf: ts.SourceFile): boolean {
     this.importTargets ??= new Set(
-      [...this.files.keys()].filter((other) => !this.doubles.hasDoubles(other)).flatMap((other) =>
-        other.statements.flatMap((s) => {
-          const specifier = (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier ? s.moduleSpecifier : undefined;
-          const target = specifier && this.checker.getSymbolAtLocation(specifier)?.valueDeclaration;
+      [...this.files.keys()].filter((other) => !this.doubles.hasDoubles(other)).flatMap((other) => {
+        const specifiers = other.statements.flatMap((s) => ((ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier ? [s.moduleSpecifier] : []));
+        // CommonJS: `const { listGroups } = require('./lib.cjs')`.
+        for (const call of nodesOf(other).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+          if (ts.isIdentifier(call.expression) && call.expression.text === 'require' && call.arguments[0] && ts.isStringLiteral(call.arguments[0])) specifiers.push(call.arguments[0]);
+        }
+        return specifiers.flatMap((specifier) => {
+          const target = this.checker.getSymbolAtLocation(specifier)?.valueDeclaration;
           return target && ts.isSourceFile(target) && target !== other ? [target] : [];
-        }),
-      ),
+        });
+      }),
     );
     return this.importTargets.has(sf);
   }
@@ -1030,6 +1034,30 @@ function exportedFunctions(sf: ts.SourceFile): ts.FunctionLikeDeclaration[] {
       for (const m of s.members) if (ts.isMethodDeclaration(m) && m.body && !hasModifier(m, ts.SyntaxKind.PrivateKeyword) && !ts.isPrivateIdentifier(m.name)) out.push(m);
     }
   }
+  for (const value of commonJsExports(sf)) if ((ts.isArrowFunction(value) || ts.isFunctionExpression(value) || ts.isMethodDeclaration(value)) && value.body) out.push(value);
+  return out;
+}
+
+/**
+ * What a CommonJS module exports: the values of `module.exports = { listGroups, find: (id) => ... }`
+ * (its members, methods included), `module.exports = listGroups`, `module.exports.x = ...` and
+ * `exports.x = ...`.
+ */
+function commonJsExports(sf: ts.SourceFile): (ts.Expression | ts.MethodDeclaration)[] {
+  const out: (ts.Expression | ts.MethodDeclaration)[] = [];
+  for (const s of sf.statements) {
+    const assigned = ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken ? s.expression : undefined;
+    if (!assigned) continue;
+    const target = assigned.left.getText(sf);
+    const value = unwrap(assigned.right);
+    if (target === 'module.exports' && ts.isObjectLiteralExpression(value)) {
+      for (const p of value.properties) {
+        if (ts.isShorthandPropertyAssignment(p)) out.push(p.name);
+        else if (ts.isPropertyAssignment(p)) out.push(unwrap(p.initializer));
+        else if (ts.isMethodDeclaration(p)) out.push(p);
+      }
+    } else if (target === 'module.exports' || /^(?:module\.)?exports\.[\w$]+$/.test(target)) out.push(value);
+  }
   return out;
 }
 
@@ -1044,9 +1072,10 @@ function isExported(declaration: ts.VariableDeclaration | ts.PropertyDeclaration
   return exportedByName(declaration.getSourceFile(), ts.isIdentifier(declaration.name) ? declaration.name.text : '');
 }
 
-/** `export { NAME }`, at the bottom of the file say. */
+/** `export { NAME }`, at the bottom of the file say, or `module.exports = { NAME }`. */
 function exportedByName(sf: ts.SourceFile, name: string): boolean {
-  return sf.statements.some((s) => ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => (e.propertyName ?? e.name).text === name));
+  if (sf.statements.some((s) => ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause) && s.exportClause.elements.some((e) => (e.propertyName ?? e.name).text === name))) return true;
+  return name !== '' && commonJsExports(sf).some((value) => ts.isIdentifier(value) && value.text === name);
 }
 
 function isExportedClass(c: ts.ClassDeclaration): boolean {

@@ -7,13 +7,13 @@ import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
-import { StaticText, unwrap, type FollowedReference } from './static-text.js';
+import { functionOf, StaticText, unwrap, type FollowedReference } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
 import { readsNoFieldByName } from './callees-reading-nothing.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
-import { isFallback, writtenRecords } from './syntax.js';
+import { isAssignment, isFallback, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -569,10 +569,28 @@ export class Analysis {
         const call = fn.parent;
         if (!ts.isCallExpression(call) || !call.arguments.includes(fn as ts.Expression)) continue;
         const shape = file.flow.returnOf(fn);
-        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call) || !answersAFunction(call, (n) => this.text.declarationOf(n))) continue;
-        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${call.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (${renamesInWords(shape.call.resource)}); migrate it by hand`);
+        if (!shape || !('call' in shape) || !shape.call || !this.plan.migrates(shape.call)) continue;
+        const callee = call.expression.getText(file.sf);
+        if ('resource' in shape && answersAFunction(call, (n) => this.text.declarationOf(n))) {
+          this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${callee}(), whose answer migrate-v2 does not follow (${renamesInWords(shape.call.resource)}); migrate it by hand`);
+        } else if (this.callsHandedUnfollowed(call, fn as ts.Expression, file)) {
+          this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its answer is returned by a function handed to ${callee}(), which calls it where migrate-v2 does not follow what it gives (its envelope, fields and pages); migrate it by hand`);
+        }
       }
     }
+  }
+
+  /**
+   * `paginate(async (token) => (await fetch(...)).json())` where the file's `paginate(fetchPage)`
+   * calls `fetchPage(token)`: whether the flow loses what such a call gives (its callers hand it
+   * callbacks of several calls, or of the program's own).
+   */
+  private callsHandedUnfollowed(call: ts.CallExpression, callback: ts.Expression, file: FileAnalysis): boolean {
+    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
+    const target = functionOf(call.expression, declarationOf);
+    const parameter = target?.getSourceFile() === file.sf ? target.parameters[call.arguments.indexOf(callback)] : undefined;
+    if (!parameter || !ts.isIdentifier(parameter.name)) return false;
+    return usesOf(file.sf, parameter, declarationOf).some((id) => ts.isCallExpression(id.parent) && id.parent.expression === id && valueRead(id.parent) && !file.flow.shapeOf(id.parent));
   }
 
   /** Whether what a function returns or yields is made from a parameter: the parameter, what iterates it, a list it fills from it, a function calling it. */
@@ -1018,6 +1036,21 @@ function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefi
   let n: ts.Node = member.parent.parent;
   while (ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isParenthesizedExpression(n)) n = n.parent;
   return ts.isVariableDeclaration(n) ? n : undefined;
+}
+
+/**
+ * Whether what an expression gives is read on: held in a variable, read by member, assigned, spread
+ * or handed to a function. Not: a statement of its own, a value a callback gives back (`items.map((i)
+ * => fn(i))` awaited whole), a condition.
+ */
+function valueRead(node: ts.Expression): boolean {
+  let n: ts.Node = node;
+  while (ts.isAwaitExpression(n.parent) || ts.isParenthesizedExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isNonNullExpression(n.parent)) n = n.parent;
+  const p = n.parent;
+  if (ts.isVariableDeclaration(p) || ts.isSpreadElement(p) || ts.isPropertyAssignment(p)) return true;
+  if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === n) return true;
+  if (ts.isBinaryExpression(p)) return p.right === n && isAssignment(p.operatorToken.kind);
+  return ts.isCallExpression(p) && p.arguments.includes(n as ts.Expression) && !/^Promise\.\w+$/.test(p.expression.getText());
 }
 
 /** The functions other modules may call: exported functions and function constants, and the public methods of exported classes. */

@@ -634,6 +634,7 @@ export class DataFlow {
       const copied = n.expression.text === 'structuredClone' ? this.heldBy(n) : undefined;
       if (copied) return copied;
       const declaration = this.declarationOf(n.expression);
+      if (declaration && ts.isParameter(declaration)) return this.callbackGiven(declaration);
       const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
       if (fn && fn.getSourceFile() !== this.sf) return this.elsewhere(fn);
       const own = fn && (this.returns.get(fn) ?? this.handedAnswer(fn, n) ?? this.givenBack(fn, n));
@@ -656,6 +657,28 @@ export class DataFlow {
       if (shape && 'resource' in shape) return answersAFunction(call, (node) => this.declarationOf(node)) ? undefined : shape;
     }
     return undefined;
+  }
+
+  /**
+   * `const page = await fetchPage(token)` in `async function paginate(fetchPage)`: calling a parameter
+   * of the file's function gives what the callbacks handed there give back, where every call of the
+   * function hands one that gives the same call's answer.
+   */
+  private callbackGiven(parameter: ts.ParameterDeclaration): Shape | undefined {
+    const fn = parameter.parent;
+    const owner = ts.isFunctionDeclaration(fn) ? fn : (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) ? fn.parent : undefined;
+    if (!owner?.name || !ts.isIdentifier(owner.name)) return undefined;
+    const i = fn.parameters.indexOf(parameter);
+    let given: Shape | undefined;
+    for (const call of nodesOf(this.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+      if (!ts.isIdentifier(call.expression) || call.expression.text !== owner.name.text || this.declarationOf(call.expression) !== owner) continue;
+      const handed = call.arguments[i] && unwrap(call.arguments[i]);
+      const callback = !handed ? undefined : ts.isArrowFunction(handed) || ts.isFunctionExpression(handed) ? handed : ts.isIdentifier(handed) ? functionOf(handed, (node) => this.declarationOf(node)) : undefined;
+      const shape = callback?.getSourceFile() === this.sf ? this.returns.get(callback) : undefined;
+      if (!shape || !('call' in shape) || !shape.call || (given && (given.kind !== shape.kind || (given as { call?: V1Call }).call !== shape.call))) return undefined;
+      given = shape;
+    }
+    return given;
   }
 
   /**

@@ -405,8 +405,14 @@ export class Analysis {
   private keepTimesComparedAcrossVersions(): boolean {
     let kept = false;
     for (const file of this.files.values()) {
-      for (const { at, sides } of timesCompared(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
+      for (const { at, sides, untraced } of timesCompared(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
         const moving = sides.find((s) => this.plan.migrates(s.call));
+        if (moving && untraced) {
+          const { call } = moving;
+          this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with ${untraced.getText(file.sf)}, a timestamp under v1's name whose record migrate-v2 cannot trace (kept from a v1 run, or in an object): ${precisionChange()}, so the two texts no longer compare as they did (equal ones differ); migrate them together by hand`);
+          kept = true;
+          continue;
+        }
         const staying = sides.find((s) => !this.plan.migrates(s.call));
         if (!moving || !staying) continue;
         const { call } = moving;

@@ -2,6 +2,8 @@
  * Timestamps of two calls compared with each other (`fresh.updatedAt !== stamp`, where `stamp` was
  * read from another record). When one of the calls stays on v1 and the other migrates, the two texts
  * come at different precisions and never match again: the comparison changes its answer silently.
+ * So do a migrating call's timestamp and one under v1's name of a record the flow cannot trace (a
+ * cache written by a v1 run, records kept in an object).
  */
 import { ts } from 'ts-morph';
 import { preciseTimestamp, preciseTimestampNames } from '../contract/index.js';
@@ -29,7 +31,10 @@ export interface TimeRead {
 
 export interface TimesCompared {
   at: ts.BinaryExpression;
-  sides: [TimeRead, TimeRead];
+  /** Both sides where each is a call's timestamp; one where the other is a timestamp of a value the flow does not know (`untraced`). */
+  sides: [TimeRead, TimeRead] | [TimeRead];
+  /** `cached.updatedAt` of a record kept in a file or an object: v1's name, and perhaps v1's text. */
+  untraced?: ts.PropertyAccessExpression;
 }
 
 /**
@@ -63,8 +68,16 @@ export function timesCompared(sf: ts.SourceFile, flow: DataFlow, declarationOf: 
     // One side at least reads a timestamp by name: the flow and the checker are asked of those only.
     if (!COMPARISONS.has(node.operatorToken.kind) || !(namedAsTime(node.left) || namedAsTime(node.right))) continue;
     const left = timeRead(node.left, flow, declarationOf);
-    const right = left && timeRead(node.right, flow, declarationOf);
-    if (right && left.call !== right.call) found.push({ at: node, sides: [left, right] });
+    const right = timeRead(node.right, flow, declarationOf);
+    if (left && right && left.call !== right.call) found.push({ at: node, sides: [left, right] });
+    const untraced = left && !right ? untracedTime(node.right, flow) : right && !left ? untracedTime(node.left, flow) : undefined;
+    if (untraced) found.push({ at: node, sides: [(left ?? right)!], untraced });
   }
   return found;
+}
+
+/** `cached.updatedAt` where the flow knows nothing of `cached`: a timestamp under v1's name whose record it cannot trace. */
+function untracedTime(value: ts.Expression, flow: DataFlow): ts.PropertyAccessExpression | undefined {
+  const node = unwrap(value);
+  return namedAsTime(node) && !flow.shapeOf((node as ts.PropertyAccessExpression).expression) ? (node as ts.PropertyAccessExpression) : undefined;
 }

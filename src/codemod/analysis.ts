@@ -320,7 +320,7 @@ export class Analysis {
    * `{ ...a, name }`) stays too: the body carries v1's names, which v2 refuses as unknown fields.
    */
   private keepWritesOfV1Records(): boolean {
-    let kept = this.keepWritesOfRecordsFromAnywhere();
+    let kept = this.keepWritesOfRecordsFromAnywhere() || this.keepRecordsWrittenBackOnV1();
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (!call.body || (call.operation !== 'update' && call.operation !== 'create') || !this.plan.migrates(call)) continue;
@@ -377,6 +377,27 @@ export class Analysis {
    * cache, a lookup): while a call that gives such records stays on v1, `alice` may be one of its v1
    * records, whose `.uid` is undefined on v2. The write stays on v1 with its source.
    */
+  /**
+   * The converse: a write that stays on v1 (`PUT /registry/v1/tags/...`: v2beta1 has no tag update)
+   * whose body holds a record of a call that would migrate (`{ ...tag, deprecated: true }`): that
+   * call stays too, since v1 refuses a body in v2's names (`uid`, `createTime`) as unknown fields.
+   */
+  private keepRecordsWrittenBackOnV1(): boolean {
+    let kept = false;
+    for (const file of this.files.values()) {
+      for (const write of file.calls) {
+        if (!write.body || (write.operation !== 'update' && write.operation !== 'create') || this.plan.migrates(write)) continue;
+        for (const e of writtenRecords(write.body, (n) => this.text.declarationOf(n))) {
+          const shape = file.flow.shapeOf(e);
+          if (shape?.kind !== 'resource' || !shape.call || shape.call === write || !this.plan.migrates(shape.call)) continue;
+          this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its record is written back by the ${write.resource.singular} ${write.operation} (${placeOf(write.call, file.sf)}), which stays on v1, where a body in v2's names (${renamesInWords(shape.call.resource)}) is refused; migrate them together`);
+          kept = true;
+        }
+      }
+    }
+    return kept;
+  }
+
   private keepWritesOfRecordsFromAnywhere(): boolean {
     let kept = false;
     const sources = [...this.files.values()].flatMap((f) => f.calls).filter((c) => GIVES_RECORDS.has(c.operation) && !this.plan.migrates(c));
@@ -498,6 +519,24 @@ export class Analysis {
 
 
   /**
+   * `_.flatten(_.chunk(identities, 2))`, `_.reduce(groups, ...)`: a function of the library that hands
+   * records on in a form the flow does not follow, or to callbacks it does not know of, where they are
+   * read by their v1 names; the call that gives them stays on v1.
+   */
+  private keepRecordsHandedOutOfSight(): void {
+    for (const file of this.files.values()) {
+      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        const library = file.flow.collection(node);
+        // A known function's callbacks are followed: used as a statement, it hands nothing on.
+        if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
+        const shape = file.flow.shapeOf(library.collection);
+        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesInWords(shape.call.resource)}); migrate it by hand`);
+      }
+    }
+  }
+
+  /**
    * `{ group: g }`, `{ list: items }`, `return { newest }`: records put in an object literal are read
    * later through its members (`row.group.id`), where the flow does not follow them. A record typed
    * by a resource type is followed there by its type; an untyped one (`any`, a script's JSON) keeps
@@ -514,24 +553,6 @@ export class Analysis {
           const member = property.name!.getText(file.sf);
           this.plan.demote(shape.call, recordsOutOfSight(shape.call, `in an object (${member}: ...), whose members`));
         }
-      }
-    }
-  }
-
-  /**
-   * `_.flatten(_.chunk(identities, 2))`, `_.reduce(groups, ...)`: a function of the library that hands
-   * records on in a form the flow does not follow, or to callbacks it does not know of, where they are
-   * read by their v1 names; the call that gives them stays on v1.
-   */
-  private keepRecordsHandedOutOfSight(): void {
-    for (const file of this.files.values()) {
-      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
-        const library = file.flow.collection(node);
-        // A known function's callbacks are followed: used as a statement, it hands nothing on.
-        if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
-        const shape = file.flow.shapeOf(library.collection);
-        if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
-        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesInWords(shape.call.resource)}); migrate it by hand`);
       }
     }
   }

@@ -40,12 +40,22 @@ function knownKeys(resource: ResourceContract, field: string): readonly string[]
   return f ? f.knownKeys ?? [] : undefined;
 }
 
-/** `x ?? 0` already: an earlier run's edit. */
-function defaulted(node: ts.Expression): boolean {
+/**
+ * `x ?? 0` already: an earlier run's edit. Not `x ?? 'unset'`: v1 showed every known member, so the
+ * program's own fallback never applied to one there; on v2 it would stand for every zero.
+ */
+function defaulted(node: ts.Expression, keys: readonly string[]): boolean {
   let n: ts.Node = node;
   while (ts.isParenthesizedExpression(n.parent)) n = n.parent;
   const p = n.parent;
-  return ts.isBinaryExpression(p) && p.left === n && p.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken;
+  if (!ts.isBinaryExpression(p) || p.left !== n || p.operatorToken.kind !== ts.SyntaxKind.QuestionQuestionToken) return false;
+  // A member v1 did not show either (`limits.other ?? 'none'`) keeps its fallback on both versions.
+  return p.right.getText() === '0' || !keys.includes(memberName(node) ?? '');
+}
+
+/** `limits.idps`, `limits['idps']`: the member's name. */
+function memberName(node: ts.Expression): string | undefined {
+  return ts.isPropertyAccessExpression(node) ? node.name.text : ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression) ? node.argumentExpression.text : undefined;
 }
 
 const COMPOUND = new Map<ts.SyntaxKind, string>([
@@ -59,7 +69,7 @@ const COMPOUND = new Map<ts.SyntaxKind, string>([
  * started from 0. Edits are inserted around the read, never over it, so names inside it keep
  * their own renames.
  */
-function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
+function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpression | ts.ElementAccessExpression, keys: readonly string[]): void {
   const text = ctx.textOf(member);
   const parent = member.parent;
   // `limits.hasOwnProperty('idps')`, `delete limits.idps`: no count is read.
@@ -85,7 +95,7 @@ function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpressio
     ctx.edit(member.end, member.end, ` = (${text} ?? 0) ${sign} 1`);
     return;
   }
-  if (defaulted(member)) return;
+  if (defaulted(member, keys)) return;
   if (standsAlone(member)) wrap(ctx, member, ' ?? 0', '', '');
   else wrap(ctx, member, ' ?? 0');
 }
@@ -98,7 +108,11 @@ function defaultPattern(ctx: TransformContext, pattern: ts.ObjectBindingPattern,
     else ctx.todo(pattern, `v2 leaves a zero member of this map out where v1 showed 0 (${keys.join(', ') || 'its counts'}): the rest of this pattern lacks them; give the map its known members at 0 first`);
     return;
   }
-  for (const element of pattern.elements) if (!element.initializer) ctx.edit(element.name.end, element.name.end, ' = 0');
+  for (const element of pattern.elements) {
+    if (!element.initializer) ctx.edit(element.name.end, element.name.end, ' = 0');
+    // `{ clusters = 'unlimited' }`: v1 showed a known member always, so its default never applied there.
+    else if (keys.includes(bindingKey(element) ?? '') && element.initializer.getText(ctx.sf) !== '0') ctx.replace(element.initializer, '0');
+  }
 }
 
 /** Where `x ?? 0` needs no parentheses: an argument, a template hole, an initialiser, a returned value. */
@@ -162,7 +176,7 @@ function defaultThroughName(ctx: TransformContext, declaration: ts.VariableDecla
   }
   for (const id of uses) {
     const p = id.parent;
-    if ((ts.isPropertyAccessExpression(p) || (ts.isElementAccessExpression(p) && ts.isStringLiteral(p.argumentExpression))) && p.expression === id) defaultMember(ctx, p);
+    if ((ts.isPropertyAccessExpression(p) || (ts.isElementAccessExpression(p) && ts.isStringLiteral(p.argumentExpression))) && p.expression === id) defaultMember(ctx, p, keys);
     else if (ts.isCallExpression(p) && p.arguments.includes(id) && SHOWN_BY.test(p.expression.getText(ctx.sf))) defaultShownMap(ctx, id, keys);
     else if (ts.isVariableDeclaration(p) && p.initializer === id && ts.isObjectBindingPattern(p.name)) defaultPattern(ctx, p.name, keys, id);
     else if (!zeroesFirst(id, keys)) ctx.todo(id, `${zeroes}: where ${name} goes on from here, a member read gets undefined; default it to 0 there`);
@@ -239,7 +253,8 @@ export const zeroDefaults: Transform = {
     if (ZERO_DEFAULT_FIELDS.size === 0) return;
     for (const node of nodesOf(ctx.sf).ofKinds(...ZERO_DEFAULT_SITES)) {
       if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
-        if (zeroDefaultMap(ctx, node.expression)) defaultMember(ctx, node);
+        const map = zeroDefaultMap(ctx, node.expression);
+        if (map) defaultMember(ctx, node, map);
         const keys = zeroDefaultMap(ctx, node);
         if (keys) defaultReadWhole(ctx, node, keys);
         continue;

@@ -7,7 +7,8 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, V1_LIST_KEYS, type ResourceContract } from '../src/contract/index.js';
-import { bindingKey, nodesOf, renameBindingKey, renameTypeMember } from './helpers.js';
+import { bindingKey, nodesOf, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
+import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 
 const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
 const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
@@ -49,6 +50,15 @@ function copySharedListTypes(ctx: TransformContext): void {
   }
 }
 
+/** `body['items']`, `'items' in body`, `Object.hasOwn(body, 'items')`: the list's key named as text. */
+function renameKeyTested(ctx: TransformContext, node: ts.ElementAccessExpression | ts.BinaryExpression | ts.CallExpression): void {
+  const named = namedKeyOf(node);
+  const literal = named && literalKey(named);
+  if (!literal || !V1_LIST_KEYS.has(literal.text) || ctx.isClaimed(literal)) return;
+  const shape = ctx.shapeOf(named!.record);
+  if (shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && literal.text === v1Key(shape.resource)) ctx.replace(literal, quoteLike(ctx.textOf(literal), v2Key(shape.resource)));
+}
+
 export const envelopes: Transform = {
   name: 'envelopes',
   description: 'items -> groups, repos, identities, roles, roleBindings, ... by the endpoint the list came from, in values and types',
@@ -59,8 +69,9 @@ export const envelopes: Transform = {
       if (kinds.size === 1 && !ctx.analysis.types.needsCopies(container)) migrateEnvelopeType(ctx, container, [...kinds][0]!);
     }
     copySharedListTypes(ctx);
-    for (const node of nodesOf(ctx.sf).ofKinds(ts.SyntaxKind.PropertyAccessExpression, ts.SyntaxKind.ObjectBindingPattern)) {
-      if (ts.isPropertyAccessExpression(node)) {
+    for (const node of nodesOf(ctx.sf).ofKinds(ts.SyntaxKind.PropertyAccessExpression, ts.SyntaxKind.ObjectBindingPattern, ts.SyntaxKind.ElementAccessExpression, ts.SyntaxKind.BinaryExpression, ts.SyntaxKind.CallExpression)) {
+      if (ts.isElementAccessExpression(node) || ts.isBinaryExpression(node) || ts.isCallExpression(node)) renameKeyTested(ctx, node);
+      else if (ts.isPropertyAccessExpression(node)) {
         // Only the name changes: the expression before it may hold another transform's edits.
         if (!V1_LIST_KEYS.has(node.name.text) || ctx.isClaimed(node.name)) continue;
         const shape = ctx.shapeOf(node.expression);

@@ -48,13 +48,16 @@ export function missingBy(call: V1Call, flow: DataFlow): Missing {
 
 /**
  * A test of whether the list came back empty, around `E.items`: `E.items.length === 0`,
- * `!E.items.length`, `E.items.length > 0`, ... `missing` is true when the test holds for no record.
+ * `!E.items.length`, `E.items.length > 0`, `E.items.length ? ... : ...`, ... `missing` is true when
+ * the test holds for no record.
  */
 export function emptinessCheck(items: ts.PropertyAccessExpression): { node: ts.Expression; missing: boolean } | undefined {
   const length = items.parent;
   if (!ts.isPropertyAccessExpression(length) || length.name.text !== 'length') return undefined;
   const up = length.parent;
   if (ts.isPrefixUnaryExpression(up) && up.operator === ts.SyntaxKind.ExclamationToken) return { node: up, missing: true };
+  // `E.items.length ? E.items[0] : null`, `if (E.items.length)`, `E.items.length && ...`: the length as a truth.
+  if ((ts.isConditionalExpression(up) && up.condition === length) || (ts.isIfStatement(up) && up.expression === length) || (ts.isBinaryExpression(up) && up.left === length && up.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken)) return { node: length, missing: false };
   if (ts.isBinaryExpression(up) && up.left === length && ts.isNumericLiteral(up.right)) {
     const n = Number(up.right.text);
     const op = up.operatorToken.kind;

@@ -430,7 +430,7 @@ export class Analysis {
         const moving = sides.find((s) => this.plan.migrates(s.call));
         if (moving && untraced) {
           const { call } = moving;
-          this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with ${untraced.getText(file.sf)}, a timestamp under v1's name whose record migrate-v2 cannot trace (kept from a v1 run, or in an object): ${precisionChange()}, so the two texts no longer compare as they did (equal ones differ); migrate them together by hand`);
+          this.plan.demote(call, `${staysOnV1(call)}: its records' ${moving.field} is compared (${placeOf(at, call.call.getSourceFile())}) with ${untraced.node.getText(file.sf)}, ${untraced.what}: ${precisionChange()}, so the two texts no longer compare as they did (equal ones differ); migrate it by hand`);
           kept = true;
           continue;
         }

@@ -33,8 +33,8 @@ export interface TimesCompared {
   at: ts.BinaryExpression;
   /** Both sides where each is a call's timestamp; one where the other is a timestamp of a value the flow does not know (`untraced`). */
   sides: [TimeRead, TimeRead] | [TimeRead];
-  /** `cached.updatedAt` of a record kept in a file or an object: v1's name, and perhaps v1's text. */
-  untraced?: ts.PropertyAccessExpression;
+  /** `cached.updatedAt` of a record kept in a file or an object (v1's name, and perhaps v1's text), or a timestamp written at v1's precision; with what it is, in words. */
+  untraced?: { node: ts.Expression; what: string };
 }
 
 /**
@@ -70,14 +70,24 @@ export function timesCompared(sf: ts.SourceFile, flow: DataFlow, declarationOf: 
     const left = timeRead(node.left, flow, declarationOf);
     const right = timeRead(node.right, flow, declarationOf);
     if (left && right && left.call !== right.call) found.push({ at: node, sides: [left, right] });
-    const untraced = left && !right ? untracedTime(node.right, flow) : right && !left ? untracedTime(node.left, flow) : undefined;
+    const untraced = left && !right ? untracedTime(node.right, flow, declarationOf) : right && !left ? untracedTime(node.left, flow, declarationOf) : undefined;
     if (untraced) found.push({ at: node, sides: [(left ?? right)!], untraced });
   }
   return found;
 }
 
-/** `cached.updatedAt` where the flow knows nothing of `cached`: a timestamp under v1's name whose record it cannot trace. */
-function untracedTime(value: ts.Expression, flow: DataFlow): ts.PropertyAccessExpression | undefined {
+/** Fraction digits past v2's three: a timestamp as v1 writes it. */
+const V1_PRECISION = /T\d{2}:\d{2}:\d{2}\.\d{4,}/;
+
+/**
+ * `cached.updatedAt` where the flow knows nothing of `cached`: a timestamp under v1's name whose
+ * record it cannot trace; or `'2025-03-02T09:00:05.000009Z'` (in place or in a constant), written
+ * at v1's precision.
+ */
+function untracedTime(value: ts.Expression, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): TimesCompared['untraced'] {
   const node = unwrap(value);
-  return namedAsTime(node) && !flow.shapeOf((node as ts.PropertyAccessExpression).expression) ? (node as ts.PropertyAccessExpression) : undefined;
+  if (namedAsTime(node) && !flow.shapeOf((node as ts.PropertyAccessExpression).expression)) return { node, what: "a timestamp under v1's name whose record migrate-v2 cannot trace (kept from a v1 run, or in an object)" };
+  const d = ts.isIdentifier(node) ? declarationOf(node) : undefined;
+  const text = d && ts.isVariableDeclaration(d) && d.initializer ? unwrap(d.initializer) : node;
+  return ts.isStringLiteralLike(text) && V1_PRECISION.test(text.text) ? { node, what: "a timestamp written at v1's precision" } : undefined;
 }

@@ -8,7 +8,7 @@
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { Wrapper } from '../src/codemod/wrappers.js';
-import { addHelper, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
+import { addHelper, isTyped, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
 import { pageParameter } from './pagination.js';
 import { pagedExpression } from '../src/codemod/answers.js';
 import { queryOption } from '../src/codemod/v1-calls.js';
@@ -50,8 +50,9 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
       continue;
     }
     // `body.items` -> `(body[listKey(path)] ?? [])`: a key read by index may be missing to the checker, and an empty list may leave it out.
-    ctx.edit(read.getStart(ctx.sf), read.getStart(ctx.sf), '(');
-    ctx.edit(read.expression.end, read.end, `[${key}] ?? [])`);
+    const cast = indexCast(ctx, read, records);
+    ctx.edit(read.getStart(ctx.sf), read.getStart(ctx.sf), cast ? '((' : '(');
+    ctx.edit(read.expression.end, read.end, `${cast ? `${cast})` : ''}[${key}] ?? [])`);
     ctx.claim(read.name);
   }
   // `as { items: T[] }`: one member, keyed by collection now.
@@ -65,6 +66,22 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   addHelper(ctx, PAGE_HELPER_NAMES[target.kind], (typed, eol) => pageHelper(target.kind, PAGE_HELPER_NAMES[target.kind], typed, eol));
   addHelper(ctx, LIST_KEY_HELPER, listKeyHelper);
   if (inUrl) addHelper(ctx, WITH_PAGE_HELPER, withPageHelper);
+}
+
+/**
+ * `data.items` where `data` is typed by a list type that stays as it is (`const data: ListResponse<T>`,
+ * shared by every kind the reader is handed): TypeScript refuses to index it by a key known only at
+ * run time (TS7053), so the read goes through a record of the same lists, `typeof data.items`.
+ * Nothing in JavaScript, or where the type takes any key (the reader's own `as { items: T[] }` or type
+ * argument, which become `{ [key: string]: T[] }`).
+ */
+function indexCast(ctx: TransformContext, read: ts.PropertyAccessExpression, records: NonNullable<Wrapper['records']>): string | undefined {
+  // The reader's type argument (`api<List<T>>(...)`) becomes `{ [key: string]: T[] }`: what it types takes any key.
+  if (!isTyped(ctx.sf) || records.typeArgument) return undefined;
+  const type = ctx.analysis.checker.getTypeAtLocation(read.expression);
+  if (type.flags & ts.TypeFlags.Any || type.getStringIndexType() || type.symbol?.declarations?.some((d) => records.types.includes(d as ts.TypeLiteralNode))) return undefined;
+  const named = (e: ts.Expression): boolean => ts.isIdentifier(e) || (ts.isPropertyAccessExpression(e) && named(e.expression));
+  return named(read.expression) ? ` as unknown as Record<string, typeof ${ctx.textOf(read.expression)}.${read.name.text}>` : ' as Record<string, never[]>';
 }
 
 /**

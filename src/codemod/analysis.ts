@@ -13,7 +13,7 @@ import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
 import { readsNoFieldByName } from './callees-reading-nothing.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
-import { isAssignment, isFallback, usesOf, writtenRecords } from './syntax.js';
+import { isAssignment, isFallback, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -384,13 +384,18 @@ export class Analysis {
    */
   private keepRecordsWrittenBackOnV1(): boolean {
     let kept = false;
+    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
     for (const file of this.files.values()) {
-      for (const write of file.calls) {
-        if (!write.body || (write.operation !== 'update' && write.operation !== 'create') || this.plan.migrates(write)) continue;
-        for (const e of writtenRecords(write.body, (n) => this.text.declarationOf(n))) {
+      const writes = [
+        ...file.calls.filter((w) => w.body && (w.operation === 'update' || w.operation === 'create') && !this.plan.migrates(w)).map((w) => ({ node: w.call, bodies: [w.body!], what: `the ${w.resource.singular} ${w.operation}` })),
+        // A v1 call the contract does not describe (its method chosen out of sight: `this.http(url, { method: 'PUT', body })`) stays on v1 whatever it sends.
+        ...file.unplaced.map((u) => ({ node: u, bodies: u.arguments.slice(1).flatMap((a) => sentBody(a)), what: 'a v1 call migrate-v2 does not migrate' })),
+      ];
+      for (const write of writes) {
+        for (const e of write.bodies.flatMap((b) => writtenRecords(b, declarationOf))) {
           const shape = file.flow.shapeOf(e);
-          if (shape?.kind !== 'resource' || !shape.call || shape.call === write || !this.plan.migrates(shape.call)) continue;
-          this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its record is written back by the ${write.resource.singular} ${write.operation} (${placeOf(write.call, file.sf)}), which stays on v1, where a body in v2's names (${renamesInWords(shape.call.resource)}) is refused; migrate them together`);
+          if (shape?.kind !== 'resource' || !shape.call || shape.call.call === write.node || !this.plan.migrates(shape.call)) continue;
+          this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its record is written back by ${write.what} (${placeOf(write.node, file.sf)}), which stays on v1, where a body in v2's names (${renamesInWords(shape.call.resource)}) is refused; migrate them together`);
           kept = true;
         }
       }
@@ -1078,6 +1083,13 @@ function valueRead(node: ts.Expression): boolean {
   if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === n) return true;
   if (ts.isBinaryExpression(p)) return p.right === n && isAssignment(p.operatorToken.kind);
   return ts.isCallExpression(p) && p.arguments.includes(n as ts.Expression) && !/^Promise\.\w+$/.test(p.expression.getText());
+}
+
+/** What a request's argument sends: the `body` (`data`, `json`) of an options object, or the argument itself (`axios.put(url, group)`). */
+function sentBody(argument: ts.Expression): ts.Expression[] {
+  const a = unwrap(argument);
+  if (!ts.isObjectLiteralExpression(a)) return [a];
+  return ['body', 'data', 'json'].flatMap((key) => propertyOf(a, key) ?? []);
 }
 
 /** The functions other modules may call: exported functions and function constants, and the public methods of exported classes. */

@@ -45,12 +45,17 @@ function knownKeys(resource: ResourceContract, field: string): readonly string[]
  * program's own fallback never applied to one there; on v2 it would stand for every zero.
  */
 function defaulted(node: ts.Expression, keys: readonly string[]): boolean {
-  let n: ts.Node = node;
+  const fallback = ownFallback(node);
+  // A member v1 did not show either (`limits.other ?? 'none'`) keeps its fallback on both versions.
+  return fallback !== undefined && (fallback.getText() === '0' || !keys.includes(memberName(node) ?? ''));
+}
+
+/** The right side of `member ?? fallback`, when the program gives one of its own. */
+function ownFallback(member: ts.Expression): ts.Expression | undefined {
+  let n: ts.Node = member;
   while (ts.isParenthesizedExpression(n.parent)) n = n.parent;
   const p = n.parent;
-  if (!ts.isBinaryExpression(p) || p.left !== n || p.operatorToken.kind !== ts.SyntaxKind.QuestionQuestionToken) return false;
-  // A member v1 did not show either (`limits.other ?? 'none'`) keeps its fallback on both versions.
-  return p.right.getText() === '0' || !keys.includes(memberName(node) ?? '');
+  return ts.isBinaryExpression(p) && p.left === n && p.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken ? p.right : undefined;
 }
 
 /** `limits.idps`, `limits['idps']`: the member's name. */
@@ -96,7 +101,10 @@ function defaultMember(ctx: TransformContext, member: ts.PropertyAccessExpressio
     return;
   }
   if (defaulted(member, keys)) return;
-  if (standsAlone(member)) wrap(ctx, member, ' ?? 0', '', '');
+  // `limits.idps ?? 'unset'`: the program's own fallback never applied to a known member on v1, which showed it always; 0 stands in for it (a second `?? 'unset'` after `?? 0` would be unreachable, TS2869).
+  const fallback = ownFallback(member);
+  if (fallback) ctx.replace(fallback, '0');
+  else if (standsAlone(member)) wrap(ctx, member, ' ?? 0', '', '');
   else wrap(ctx, member, ' ?? 0');
 }
 

@@ -182,6 +182,7 @@ export class Analysis {
       this.types.within(undefined, false, () => evidence.gather(file.sf, file.flow, (call) => !this.plan.migrates(call)));
       file.flow.typesChanged();
     }
+    for (const file of this.files.values()) this.types.within(undefined, false, () => evidence.gatherHeritage(file.sf));
   }
 
   /**

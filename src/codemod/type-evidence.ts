@@ -71,6 +71,8 @@ export class TypeEvidence {
       // A value seen only in the URL of a call that stays on v1 says nothing about what its type holds on v2.
       if ('weak' in shape && shape.weak && shape.call && staysOnV1(shape.call)) continue;
       if ((ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.type) attach(declaration.type, shape);
+      // `(r) => r.id` over `T[]` of `class Resource<T extends { id: string }>`: the constraint is the type written for it.
+      else if (ts.isParameter(declaration) && shape.kind === 'resource') attach(this.constraintOf(declaration), shape);
       // `isGroupList(x: unknown): x is { items: Group[] }`: the guard's predicate types what its parameter holds.
       const parameter = ts.isParameter(declaration) && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
       const predicate = parameter ? (declaration.parent as ts.SignatureDeclaration).type : undefined;
@@ -88,6 +90,40 @@ export class TypeEvidence {
         if (node.type) attach(node.type, shapeOf(node.body));
       } else if (ts.isCallExpression(node)) this.atCall(node, shapeOf, attach);
     }
+  }
+
+  /**
+   * `class Groups extends Resource<Group>` where `abstract class Resource<T extends { id: string }>`:
+   * a record type handed to a base class's type parameter takes its constraint with it (renamed
+   * alone, Group would no longer satisfy it). Not where the record type keeps v1's names. Asked
+   * once every file's written types are known: the record type may be learned in another file.
+   */
+  gatherHeritage(sf: ts.SourceFile): void {
+    for (const node of nodesOf(sf).of<ts.ClassDeclaration>(ts.SyntaxKind.ClassDeclaration)) this.atHeritage(node);
+  }
+
+  private atHeritage(node: ts.ClassDeclaration): void {
+    for (const type of node.heritageClauses?.flatMap((c) => c.types) ?? []) {
+      if (!type.typeArguments?.length) continue;
+      let symbol = this.checker.getSymbolAtLocation(type.expression);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+      const base = symbol?.declarations?.find(ts.isClassDeclaration);
+      if (!base || !isProjectSource(base.getSourceFile())) continue;
+      type.typeArguments.forEach((arg, i) => {
+        const constraint = base.typeParameters?.[i]?.constraint;
+        const container = constraint && ts.isTypeReferenceNode(arg) ? this.types.containerOf(arg.typeName) : undefined;
+        const role = container && !this.types.pinned.has(container) ? this.types.roleOf(this.checker.getTypeFromTypeNode(arg)) : undefined;
+        if (role?.shape === 'resource') this.types.attach(constraint, 'resource', role.resource);
+      });
+    }
+  }
+
+  /** The constraint written on the type parameter an untyped parameter's type is (`T` of `class Resource<T extends { id: string }>`). */
+  private constraintOf(parameter: ts.ParameterDeclaration): ts.TypeNode | undefined {
+    const type = this.checker.getTypeAtLocation(parameter.name);
+    if (!(type.flags & ts.TypeFlags.TypeParameter)) return undefined;
+    const declaration = type.symbol?.declarations?.[0];
+    return declaration && ts.isTypeParameterDeclaration(declaration) && isProjectSource(declaration.getSourceFile()) ? declaration.constraint : undefined;
   }
 
   /**

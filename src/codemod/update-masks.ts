@@ -8,6 +8,7 @@
 import { ts } from 'ts-morph';
 import { enclosingScope, isAssignment, jsonPayload, propertyKey, usesOf } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
+import { unwrap } from './static-text.js';
 import type { FieldRule } from '../contract/index.js';
 
 /** The mask text a migrated update sends: the fields, or `*` when they cannot be known. */
@@ -76,7 +77,8 @@ function changeBy(id: ts.Identifier): string[] | 'unknown' {
 
 /**
  * Read-modify-write: the fields changed on a record before it is written back whole, by every use
- * of it in the file (changeBy); a use after the write in its own function changes nothing it sends.
+ * of it in the file (changeBy), and those a copy sets over it where it is made (`{ ...g, name }`); a
+ * use after the write in its own function changes nothing it sends.
  * Undefined when the record is handed to other code first (it may change there) or nothing is seen
  * to change.
  */
@@ -85,6 +87,17 @@ function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: t
   const scope = enclosingScope(call.call);
   if (!declaration || !scope) return undefined;
   const keys = new Set<string>();
+  // `const renamed = { ...etl, name }`: a copy sets its own members over the record's before any later change.
+  const made = ts.isVariableDeclaration(declaration) && declaration.initializer ? unwrap(declaration.initializer) : undefined;
+  if (made && ts.isObjectLiteralExpression(made)) {
+    if (namesOnlySome(call, made)) return undefined;
+    for (const p of made.properties) {
+      if (ts.isSpreadAssignment(p)) continue;
+      const key = propertyKey(p);
+      if (key === undefined) return undefined;
+      keys.add(key);
+    }
+  }
   for (const id of usesOf(call.call.getSourceFile(), declaration, declarationOf)) {
     if (id.pos >= call.call.pos && (id.end <= call.call.end || enclosingScope(id) === scope)) continue;
     const change = changeBy(id);

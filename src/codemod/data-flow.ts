@@ -516,6 +516,14 @@ export class DataFlow {
   }
 
   /** What `list.map(callback)` gives: an array of what the callback returns, when that is records, arrays or pairs of them. */
+  /** A callback written in place, or named: `ids.map(readGroup)` of a function of the file. */
+  private callbackOf(argument: ts.Expression): ts.Node | undefined {
+    const a = unwrap(argument);
+    if (ts.isArrowFunction(a) || ts.isFunctionExpression(a)) return a;
+    const named = ts.isIdentifier(a) ? functionOf(a, (node) => this.declarationOf(node)) : undefined;
+    return named?.getSourceFile() === this.sf ? named : undefined;
+  }
+
   private mapped(callback: ts.Node): Shape | undefined {
     const each = this.returns.get(callback);
     return each && arrayOf(each);
@@ -603,14 +611,15 @@ export class DataFlow {
         const all = this.shapeOf(n.arguments[0]);
         return all?.kind === 'array' || all?.kind === 'arrays' ? all : undefined;
       }
-      if (method === 'map' && n.arguments[0] && (ts.isArrowFunction(n.arguments[0]) || ts.isFunctionExpression(n.arguments[0]))) {
-        const mapped = this.mapped(n.arguments[0]);
+      const callback = n.arguments[0] && this.callbackOf(n.arguments[0]);
+      if (method === 'map' && callback) {
+        const mapped = this.mapped(callback);
         if (mapped) return mapped;
       }
       // `tagLists.flat()`, `repos.flatMap((r) => r.tags)`: one array of every record.
       if (method === 'flat' && target?.kind === 'arrays') return as(target, 'array');
-      if (method === 'flatMap' && n.arguments[0]) {
-        const flat = this.flatMapped(n.arguments[0]);
+      if (method === 'flatMap' && callback) {
+        const flat = this.flatMapped(callback);
         if (flat) return flat;
       }
       if (target?.kind === 'arrays' && ELEMENT_OF_ARRAY.has(method)) return as(target, 'array');

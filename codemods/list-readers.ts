@@ -81,7 +81,7 @@ function indexCast(ctx: TransformContext, read: ts.PropertyAccessExpression, rec
   const type = ctx.analysis.checker.getTypeAtLocation(read.expression);
   if (type.flags & ts.TypeFlags.Any || type.getStringIndexType() || type.symbol?.declarations?.some((d) => records.types.includes(d as ts.TypeLiteralNode))) return undefined;
   const named = (e: ts.Expression): boolean => ts.isIdentifier(e) || (ts.isPropertyAccessExpression(e) && named(e.expression));
-  return named(read.expression) ? ` as unknown as Record<string, typeof ${ctx.textOf(read.expression)}.${read.name.text}>` : ' as Record<string, never[]>';
+  return named(read.expression) ? ` as unknown as Record<string, typeof ${ctx.textOf(read.expression)}.${read.name.text}>` : ' as unknown as Record<string, never[]>';
 }
 
 /**

@@ -8,6 +8,8 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { memberType } from '../src/codemod/resource-types.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
 import { bindingKey, destructuredShape, jsonPayload, nodesOf, propertyKey, renameObjectKey } from './helpers.js';
+import { isFallback } from '../src/codemod/syntax.js';
+import { isTyped } from './file-helpers.js';
 
 export const roleBindings: Transform = {
   name: 'role-bindings',
@@ -19,7 +21,9 @@ export const roleBindings: Transform = {
       for (const { resource } of roles.filter((r) => r.shape === 'resource')) {
         for (const field of resource.fields) {
           const type = field.reference?.v1Form === 'uid' && field.v1 ? memberType(container, field.v1) : undefined;
-          if (type && type.kind === ts.SyntaxKind.StringKeyword) ctx.replace(type, `{ ${field.reference!.hydratedFields.map((f) => `${f.name}: string`).join('; ')} }`);
+          // `identity: string`, or `identity?: string | null`: the string is the object, the null stays.
+          const text = type && (type.kind === ts.SyntaxKind.StringKeyword ? type : ts.isUnionTypeNode(type) ? type.types.find((t) => t.kind === ts.SyntaxKind.StringKeyword) : undefined);
+          if (text) ctx.replace(text, `{ ${field.reference!.hydratedFields.map((f) => `${f.name}: string`).join('; ')} }`);
         }
       }
     }
@@ -49,10 +53,23 @@ export const roleBindings: Transform = {
       if (shape?.kind !== 'resource') continue;
       const field = shape.resource.fields.find((f) => f.v1 === node.name.text && f.reference?.v1Form === 'uid');
       const alreadyUid = ts.isPropertyAccessExpression(node.parent) && node.parent.name.text === 'uid';
-      if (field && !alreadyUid) ctx.edit(node.end, node.end, '.uid');
+      if (field && !alreadyUid) ctx.edit(node.end, node.end, mayBeMissing(ctx, node) ? '?.uid' : '.uid');
     }
   },
 };
+
+/**
+ * `b.identity?.slice(-4)`, `b.identity ?? 'anonymous'`, `b?.identity`, or a member typed as
+ * optional: the program reads the reference as possibly missing, and so must its uid's read.
+ */
+function mayBeMissing(ctx: TransformContext, node: ts.PropertyAccessExpression): boolean {
+  const p = node.parent;
+  if (node.questionDotToken || (ts.isPropertyAccessExpression(p) && p.expression === node && p.questionDotToken)) return true;
+  if (ts.isBinaryExpression(p) && p.left === node && isFallback(p.operatorToken.kind)) return true;
+  if (!isTyped(ctx.sf)) return false;
+  const type = ctx.analysis.checker.getTypeAtLocation(node);
+  return type.isUnion() && type.types.some((t) => (t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)) !== 0);
+}
 
 /**
  * `{ identity }` of a binding -> `{ identity: { uid: identity } }`, and a default given for the uid

@@ -71,6 +71,18 @@ function reshapedText(value: ts.Node): boolean {
   return ts.isPropertyAccessExpression(p) && p.expression === value && KEEPS_DIGITS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p;
 }
 
+const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/** `t.slice(20, -1)`, `t.substring(20)`, `t.slice(-8)`: the part of the text that holds the fraction digits. */
+function cutsDigits(value: ts.Node): boolean {
+  const p = value.parent;
+  if (!ts.isPropertyAccessExpression(p) || p.expression !== value || !/^(slice|substring|substr)$/.test(p.name.text) || !ts.isCallExpression(p.parent)) return false;
+  const start = p.parent.arguments[0];
+  if (!start) return false;
+  if (ts.isPrefixUnaryExpression(start) && start.operator === ts.SyntaxKind.MinusToken) return p.name.text !== 'substring';
+  return ts.isNumericLiteral(start) && Number(start.text) >= 20;
+}
+
 /** `{ seen: i.lastSeen }`, `[i.createdAt]`: held whole in a literal, which goes on as data. */
 function heldInLiteral(value: ts.Node): boolean {
   const p = value.parent;
@@ -102,9 +114,11 @@ function shownWhole(node: ts.Expression, declarationOf: (n: ts.Node) => ts.Decla
     else if (ts.isElementAccessExpression(value.parent) && value.parent.expression === value && ts.isCallExpression(value) && ts.isPropertyAccessExpression(value.expression) && value.expression.name.text === 'split') value = value.parent;
     else break;
   }
-  if (heldInLiteral(value)) return true;
+  if (heldInLiteral(value) || cutsDigits(value)) return true;
   const parent = value.parent;
   if (ts.isTemplateSpan(parent)) return true;
+  // `new Date(iso).toISOString() === iso`: a text of JavaScript's own precision (3 digits) matched v1's text never, v2's always.
+  if (ts.isBinaryExpression(parent) && EQUALITY.has(parent.operatorToken.kind)) return /\.to(?:ISOString|JSON)\(\)/.test((parent.left === value ? parent.right : parent.left).getText());
   if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === value)) return !givenToPick(ts.isReturnStatement(parent) ? parent : parent.body);
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
   if (!ts.isCallExpression(parent) || !parent.arguments.includes(value as ts.Expression)) return false;

@@ -112,6 +112,20 @@ function readThroughReader(ctx: TransformContext, call: V1Call, get: ReaderGet):
   addHelper(ctx, MISSING_HELPER, missingHelper);
 }
 
+/** Hooks a client of the file runs on every response: ky's and got's `afterResponse` and `beforeError`, axios's response interceptors. */
+const RESPONSE_HOOKS = /\b(?:afterResponse|beforeError|interceptors\.response)\b/;
+
+/**
+ * v1 answered a missing record with 200 and an empty list; v2 answers 404. The migrated read tells
+ * a missing record as before, but a hook that sees every response of the client now sees the 404
+ * (a failure counted, logged or reported where there was none).
+ */
+function noteResponseHooks(ctx: TransformContext, call: V1Call): void {
+  if (call.client === 'fetch' || call.client === 'undici') return;
+  const hook = RESPONSE_HOOKS.exec(ctx.sf.text)?.[0];
+  if (hook) ctx.todo(call.call, `v2 answers a missing ${call.resource.singular} with 404 where v1 answered an empty list: this read still tells it as missing, but this file's response hooks (${hook}) now see a 404 there; check what they count, log or report`);
+}
+
 export const getByList: Transform = {
   name: 'get-by-list',
   description: 'v1 list-with-id then items[0] -> v2 Get; the not-found test reads the 404 (and error guards let it through)',
@@ -127,6 +141,7 @@ export const getByList: Transform = {
         continue;
       }
       moveIdIntoPath(ctx, call);
+      noteResponseHooks(ctx, call);
       const missing = missingBy(call, ctx.file.flow);
       if (missing.by === 'helper') {
         const start = missing.target.getStart(ctx.sf);

@@ -8,7 +8,7 @@ import { readOneLiteral, readOneOption } from '../src/codemod/call-plan.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 import type { Tag } from '../src/codemod/wrappers.js';
 import type { ReaderGet } from '../src/codemod/reader-gets.js';
-import { GRPC_CODES, readOneQuery } from '../src/contract/index.js';
+import { GRPC_CODES, missingRecordChange, readOneQuery } from '../src/contract/index.js';
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
 import { appendQuery, encodedValue, enclosingScope, forEachNode, nodesOf, removeProperty, unwrapEncoding } from './helpers.js';
@@ -116,14 +116,14 @@ function readThroughReader(ctx: TransformContext, call: V1Call, get: ReaderGet):
 const RESPONSE_HOOKS = /\b(?:afterResponse|beforeError|interceptors\.response)\b/;
 
 /**
- * v1 answered a missing record with 200 and an empty list; v2 answers 404. The migrated read tells
- * a missing record as before, but a hook that sees every response of the client now sees the 404
- * (a failure counted, logged or reported where there was none).
+ * The migrated read tells a missing record as before (missingRecordChange), but a hook that sees
+ * every response of the client now sees the 404: a failure counted, logged or reported where there
+ * was none.
  */
 function noteResponseHooks(ctx: TransformContext, call: V1Call): void {
   if (call.client === 'fetch' || call.client === 'undici') return;
   const hook = RESPONSE_HOOKS.exec(ctx.sf.text)?.[0];
-  if (hook) ctx.todo(call.call, `v2 answers a missing ${call.resource.singular} with 404 where v1 answered an empty list: this read still tells it as missing, but this file's response hooks (${hook}) now see a 404 there; check what they count, log or report`);
+  if (hook) ctx.todo(call.call, `${missingRecordChange(call.resource)}: this read still tells it as missing, but this file's response hooks (${hook}) now see a 404 there; check what they count, log or report`);
 }
 
 export const getByList: Transform = {

@@ -3,7 +3,7 @@
  * v2 Get answers 404. How the migrated read tells a missing record decides whether it can migrate.
  */
 import { ts } from 'ts-morph';
-import { GRPC_CODES } from '../contract/index.js';
+import { GRPC_CODES, missingRecordChange } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
 import { parsedInChain, type V1Call } from './v1-calls.js';
 
@@ -30,7 +30,7 @@ export type Missing =
 
 export function missingBy(call: V1Call, flow: DataFlow): Missing {
   const one = call.resource.singular;
-  const stays = (why: string) => ({ by: 'none' as const, why: `this read of one ${one} stays on v1: v2 answers a missing ${one} with 404 where v1 answered an empty list, and ${why}; migrate it by hand` });
+  const stays = (why: string) => ({ by: 'none' as const, why: `this read of one ${one} stays on v1: ${missingRecordChange(call.resource)}, and ${why}; migrate it by hand` });
   if (call.via?.ownThrow) return stays(`${call.via.name}() throws errors that do not carry the status (in status or statusCode), so that 404 cannot be told apart here`);
   const returnsResponse = !call.via || call.via.returns === 'response';
   if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {

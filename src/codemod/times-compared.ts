@@ -6,7 +6,7 @@
  * cache written by a v1 run, records kept in an object).
  */
 import { ts } from 'ts-morph';
-import { preciseTimestamp, preciseTimestampNames } from '../contract/index.js';
+import { morePreciseThanV2, preciseTimestamp, preciseTimestampNames } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
 import { unwrap } from './static-text.js';
@@ -76,9 +76,6 @@ export function timesCompared(sf: ts.SourceFile, flow: DataFlow, declarationOf: 
   return found;
 }
 
-/** Fraction digits past v2's three: a timestamp as v1 writes it. */
-const V1_PRECISION = /T\d{2}:\d{2}:\d{2}\.\d{4,}/;
-
 /**
  * `cached.updatedAt` where the flow knows nothing of `cached`: a timestamp under v1's name whose
  * record it cannot trace; or `'2025-03-02T09:00:05.000009Z'` (in place or in a constant), written
@@ -89,5 +86,5 @@ function untracedTime(value: ts.Expression, flow: DataFlow, declarationOf: (n: t
   if (namedAsTime(node) && !flow.shapeOf((node as ts.PropertyAccessExpression).expression)) return { node, what: "a timestamp under v1's name whose record migrate-v2 cannot trace (kept from a v1 run, or in an object)" };
   const d = ts.isIdentifier(node) ? declarationOf(node) : undefined;
   const text = d && ts.isVariableDeclaration(d) && d.initializer ? unwrap(d.initializer) : node;
-  return ts.isStringLiteralLike(text) && V1_PRECISION.test(text.text) ? { node, what: "a timestamp written at v1's precision" } : undefined;
+  return ts.isStringLiteralLike(text) && morePreciseThanV2(text.text) ? { node, what: "a timestamp written at v1's precision" } : undefined;
 }

@@ -4,6 +4,7 @@
  */
 import { RESOURCES } from './resources.js';
 import { VERSION_SEGMENT } from './builders.js';
+import { GRPC_CODES } from './platform.js';
 import type { ApiVersion, Endpoint, Operation, ResourceContract } from './types.js';
 
 export interface TemplateMatch {
@@ -132,6 +133,11 @@ export function renamedCollections(): [string, string][] {
 }
 
 /** The query that reads one record in v1 (`?id=`), from the resource's read-one rule. */
+/** How a read of one missing record changes, as notes say it: "v2 answers a missing group with 404 where v1 answered an empty list". */
+export function missingRecordChange(resource: ResourceContract): string {
+  return `v2 answers a missing ${resource.singular} with ${GRPC_CODES.NOT_FOUND.http} where v1 answered an empty list`;
+}
+
 export function readOneQuery(resource: ResourceContract): string {
   return `?${resource.v1.readOne?.filter ?? 'id'}=`;
 }

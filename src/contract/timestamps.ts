@@ -53,3 +53,9 @@ export function comparableTimestamp(text: string): string | undefined {
 export function precisionChange(): string {
   return `v2 timestamps have ${TIMESTAMPS.v2.fractionDigits} fraction digits where v1's had ${TIMESTAMPS.v1.fractionDigits}${TIMESTAMPS.v1.status === 'assumed' ? ' (assumed)' : ''}`;
 }
+
+/** Whether a timestamp's text has more fraction digits than v2 writes: written at v1's precision (`...:05.000009Z`). */
+export function morePreciseThanV2(text: string): boolean {
+  const digits = UTC_FRACTION.exec(text)?.[2];
+  return digits !== undefined && digits.length > TIMESTAMPS.v2.fractionDigits;
+}

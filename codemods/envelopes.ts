@@ -7,8 +7,7 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, V1_LIST_KEYS, type ResourceContract } from '../src/contract/index.js';
-import { bindingKey, nodesOf, quoteLike, renameBindingKey, renameTypeMember } from './helpers.js';
-import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
+import { bindingKey, nodesOf, renameBindingKey, renameKeyNamedAsText, renameTypeMember } from './helpers.js';
 
 const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
 const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
@@ -52,11 +51,10 @@ function copySharedListTypes(ctx: TransformContext): void {
 
 /** `body['items']`, `'items' in body`, `Object.hasOwn(body, 'items')`: the list's key named as text. */
 function renameKeyTested(ctx: TransformContext, node: ts.ElementAccessExpression | ts.BinaryExpression | ts.CallExpression): void {
-  const named = namedKeyOf(node);
-  const literal = named && literalKey(named);
-  if (!literal || !V1_LIST_KEYS.has(literal.text) || ctx.isClaimed(literal)) return;
-  const shape = ctx.shapeOf(named!.record);
-  if (shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && literal.text === v1Key(shape.resource)) ctx.replace(literal, quoteLike(ctx.textOf(literal), v2Key(shape.resource)));
+  renameKeyNamedAsText(ctx, node, V1_LIST_KEYS, (key, record) => {
+    const shape = ctx.shapeOf(record);
+    return shape?.kind === 'envelope' && shape.call?.operation !== 'get-by-list' && key === v1Key(shape.resource) ? v2Key(shape.resource) : undefined;
+  });
 }
 
 export const envelopes: Transform = {

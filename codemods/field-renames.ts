@@ -8,9 +8,9 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, renamesInWords, type ResourceContract } from '../src/contract/index.js';
-import { keysReadWhole, literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
-import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameObjectKey, renameTypeMember } from './helpers.js';
-import { bodyLiteral, enclosingScope, isFallback, usesOf } from '../src/codemod/syntax.js';
+import { keysReadWhole } from '../src/codemod/named-keys.js';
+import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameKeyNamedAsText, renameObjectKey, renameTypeMember } from './helpers.js';
+import { bodyLiteral, enclosingScope, isEquality, isFallback, usesOf } from '../src/codemod/syntax.js';
 import { functionOf, unwrap } from '../src/codemod/static-text.js';
 import { readsNoFieldByName } from '../src/codemod/callees-reading-nothing.js';
 import type { Shape } from '../src/codemod/data-flow.js';
@@ -71,8 +71,6 @@ function reshapedText(value: ts.Node): boolean {
   return ts.isPropertyAccessExpression(p) && p.expression === value && KEEPS_DIGITS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p;
 }
 
-const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
-
 /** `t.slice(20, -1)`, `t.substring(20)`, `t.slice(-8)`: the part of the text that holds the fraction digits. */
 function cutsDigits(value: ts.Node): boolean {
   const p = value.parent;
@@ -118,7 +116,7 @@ function shownWhole(node: ts.Expression, declarationOf: (n: ts.Node) => ts.Decla
   const parent = value.parent;
   if (ts.isTemplateSpan(parent)) return true;
   // `new Date(iso).toISOString() === iso`: a text of JavaScript's own precision (3 digits) matched v1's text never, v2's always.
-  if (ts.isBinaryExpression(parent) && EQUALITY.has(parent.operatorToken.kind)) return /\.to(?:ISOString|JSON)\(\)/.test((parent.left === value ? parent.right : parent.left).getText());
+  if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) return /\.to(?:ISOString|JSON)\(\)/.test((parent.left === value ? parent.right : parent.left).getText());
   if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === value)) return !givenToPick(ts.isReturnStatement(parent) ? parent : parent.body);
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
   if (!ts.isCallExpression(parent) || !parent.arguments.includes(value as ts.Expression)) return false;
@@ -295,12 +293,10 @@ function renamePropertyKeys(ctx: TransformContext, properties: readonly ts.Objec
 
 /** `g['id']`, `'createdAt' in g`, `Object.hasOwn(g, 'id')`: a field read or tested by its name, written in place (named-keys.ts). */
 function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.BinaryExpression | ts.ElementAccessExpression): void {
-  const named = namedKeyOf(node);
-  const literal = named && literalKey(named);
-  if (!literal || !RENAMED.has(literal.text) || ctx.isClaimed(literal)) return;
-  const shape = ctx.shapeOf(named!.record) ?? guardedShape(ctx, named!.record);
-  const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(literal.text) : undefined;
-  if (to) ctx.replace(literal, quoteLike(ctx.textOf(literal), to));
+  renameKeyNamedAsText(ctx, node, RENAMED, (key, record) => {
+    const shape = ctx.shapeOf(record) ?? guardedShape(ctx, record);
+    return shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(key) : undefined;
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Shape } from '../src/codemod/data-flow.js';
 import type { TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { propertyKey } from '../src/codemod/syntax.js';
+import { literalKey, namedKeyOf } from '../src/codemod/named-keys.js';
 
 export { enclosingScope, forEachNode, jsonPayload, propertyKey } from '../src/codemod/syntax.js';
 export { nodesOf } from '../src/codemod/file-nodes.js';
@@ -44,6 +45,18 @@ export function bindingKey(element: ts.BindingElement): string | undefined {
 export function quoteLike(original: string, text: string): string {
   const q = original[0] === '"' || original[0] === '`' ? original[0] : "'";
   return `${q}${text}${q}`;
+}
+
+/**
+ * `x['id']`, `'id' in x`, `Object.hasOwn(x, 'id')`: a key among `names` written as a literal, renamed
+ * to what `to` gives for it and the value it names (nothing where it gives nothing).
+ */
+export function renameKeyNamedAsText(ctx: TransformContext, node: ts.Node, names: ReadonlySet<string>, to: (key: string, record: ts.Expression) => string | undefined): void {
+  const named = namedKeyOf(node);
+  const literal = named && literalKey(named);
+  if (!literal || !names.has(literal.text) || ctx.isClaimed(literal)) return;
+  const text = to(literal.text, named!.record);
+  if (text) ctx.replace(literal, quoteLike(ctx.textOf(literal), text));
 }
 
 /**

@@ -321,7 +321,9 @@ export class Analysis {
    * `{ ...a, name }`) stays too: the body carries v1's names, which v2 refuses as unknown fields.
    */
   private keepWritesOfV1Records(): boolean {
-    let kept = this.keepWritesOfRecordsFromAnywhere() || this.keepRecordsWrittenBackOnV1();
+    // Both asked every round: a kept write found by one may be the other's reason.
+    const fromAnywhere = this.keepWritesOfRecordsFromAnywhere();
+    let kept = this.keepRecordsWrittenBackOnV1() || fromAnywhere;
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (!call.body || (call.operation !== 'update' && call.operation !== 'create') || !this.plan.migrates(call)) continue;
@@ -374,11 +376,6 @@ export class Analysis {
   }
 
   /**
-   * `PUT /identities/${alice.id}` where the flow knows `alice` only from this URL (it came through a
-   * cache, a lookup): while a call that gives such records stays on v1, `alice` may be one of its v1
-   * records, whose `.uid` is undefined on v2. The write stays on v1 with its source.
-   */
-  /**
    * The converse: a write that stays on v1 (`PUT /registry/v1/tags/...`: v2beta1 has no tag update)
    * whose body holds a record of a call that would migrate (`{ ...tag, deprecated: true }`): that
    * call stays too, since v1 refuses a body in v2's names (`uid`, `createTime`) as unknown fields.
@@ -389,7 +386,7 @@ export class Analysis {
     for (const file of this.files.values()) {
       const writes = [
         ...file.calls.filter((w) => w.body && (w.operation === 'update' || w.operation === 'create') && !this.plan.migrates(w)).map((w) => ({ node: w.call, bodies: [w.body!], what: `the ${w.resource.singular} ${w.operation}` })),
-        // A v1 call the contract does not describe (its method chosen out of sight: `this.http(url, { method: 'PUT', body })`) stays on v1 whatever it sends.
+        // A v1 call the contract cannot place (its method chosen at run time: `fetch(url, { method, body })`) stays on v1 whatever it sends.
         ...file.unplaced.map((u) => ({ node: u, bodies: u.arguments.slice(1).flatMap((a) => sentBody(a)), what: 'a v1 call migrate-v2 does not migrate' })),
       ];
       for (const write of writes) {
@@ -404,6 +401,11 @@ export class Analysis {
     return kept;
   }
 
+  /**
+   * `PUT /identities/${alice.id}` where the flow knows `alice` only from this URL (it came through a
+   * cache, a lookup): while a call that gives such records stays on v1, `alice` may be one of its v1
+   * records, whose `.uid` is undefined on v2. The write stays on v1 with its source.
+   */
   private keepWritesOfRecordsFromAnywhere(): boolean {
     let kept = false;
     const sources = [...this.files.values()].flatMap((f) => f.calls).filter((c) => GIVES_RECORDS.has(c.operation) && !this.plan.migrates(c));
@@ -522,7 +524,6 @@ export class Analysis {
     }
     return kept;
   }
-
 
   /**
    * `_.flatten(_.chunk(identities, 2))`, `_.reduce(groups, ...)`: a function of the library that hands

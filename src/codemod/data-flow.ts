@@ -515,7 +515,6 @@ export class DataFlow {
     return undefined;
   }
 
-  /** What `list.map(callback)` gives: an array of what the callback returns, when that is records, arrays or pairs of them. */
   /** A callback written in place, or named: `ids.map(readGroup)` of a function of the file. */
   private callbackOf(argument: ts.Expression): ts.Node | undefined {
     const a = unwrap(argument);
@@ -524,6 +523,7 @@ export class DataFlow {
     return named?.getSourceFile() === this.sf ? named : undefined;
   }
 
+  /** What `list.map(callback)` gives: an array of what the callback returns, when that is records, arrays or pairs of them. */
   private mapped(callback: ts.Node): Shape | undefined {
     const each = this.returns.get(callback);
     return each && arrayOf(each);
@@ -681,9 +681,8 @@ export class DataFlow {
     let given: Shape | undefined;
     for (const call of nodesOf(this.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
       if (!ts.isIdentifier(call.expression) || call.expression.text !== owner.name.text || this.declarationOf(call.expression) !== owner) continue;
-      const handed = call.arguments[i] && unwrap(call.arguments[i]);
-      const callback = !handed ? undefined : ts.isArrowFunction(handed) || ts.isFunctionExpression(handed) ? handed : ts.isIdentifier(handed) ? functionOf(handed, (node) => this.declarationOf(node)) : undefined;
-      const shape = callback?.getSourceFile() === this.sf ? this.returns.get(callback) : undefined;
+      const callback = call.arguments[i] && this.callbackOf(call.arguments[i]);
+      const shape = callback && this.returns.get(callback);
       if (!shape || !('call' in shape) || !shape.call || (given && (given.kind !== shape.kind || (given as { call?: V1Call }).call !== shape.call))) return undefined;
       given = shape;
     }
@@ -700,11 +699,8 @@ export class DataFlow {
       const r = unwrap(returned);
       const parameter = ts.isCallExpression(r) && ts.isIdentifier(r.expression) ? this.declarationOf(r.expression) : undefined;
       const handed = parameter && ts.isParameter(parameter) ? call.arguments[fn.parameters.indexOf(parameter)] : undefined;
-      const callback = handed && unwrap(handed);
-      if (!callback) continue;
-      if (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) return this.returns.get(callback);
-      const named = ts.isIdentifier(callback) ? functionOf(callback, (node) => this.declarationOf(node)) : undefined;
-      if (named && named.getSourceFile() === this.sf) return this.returns.get(named);
+      const callback = handed && this.callbackOf(handed);
+      if (callback) return this.returns.get(callback);
     }
     return undefined;
   }

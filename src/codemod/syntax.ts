@@ -10,6 +10,13 @@ export function jsonPayload(body: ts.Expression): ts.Expression {
   return n;
 }
 
+const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/** `===`, `!==`, `==`, `!=`. */
+export function isEquality(kind: ts.SyntaxKind): boolean {
+  return EQUALITY.has(kind);
+}
+
 /** `=`, `+=`, `??=` and the other assignment operators. */
 export function isAssignment(kind: ts.SyntaxKind): boolean {
   return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;

@@ -6,7 +6,7 @@
  * doubles that must expect what the migrated call sends.
  */
 import { ts } from 'ts-morph';
-import { enclosingScope, isAssignment, jsonPayload, propertyKey, usesOf } from './syntax.js';
+import { enclosingScope, isAssignment, isEquality, jsonPayload, propertyKey, usesOf } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 import { unwrap } from './static-text.js';
 import type { FieldRule } from '../contract/index.js';
@@ -27,14 +27,11 @@ function mutableField(call: V1Call, key: string): string | undefined {
 
 const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'set', 'delete', 'add', 'clear']);
 
-/** Comparisons: a record compared is read, not changed or handed on. */
-const COMPARISONS = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
-
 /** Whether a use of the record only tests it (`!g`, `typeof g`, `g === other`, `if (g)`, `g && ...`): the value goes nowhere. */
 function onlyTests(id: ts.Identifier): boolean {
   const p = id.parent;
   if ((ts.isPrefixUnaryExpression(p) && p.operator === ts.SyntaxKind.ExclamationToken) || ts.isTypeOfExpression(p)) return true;
-  if (ts.isBinaryExpression(p)) return COMPARISONS.has(p.operatorToken.kind) || (p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && p.left === id);
+  if (ts.isBinaryExpression(p)) return isEquality(p.operatorToken.kind) || (p.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && p.left === id);
   return ((ts.isIfStatement(p) || ts.isWhileStatement(p)) && p.expression === id) || (ts.isConditionalExpression(p) && p.condition === id);
 }
 
@@ -90,13 +87,9 @@ function changedFields(call: V1Call, record: ts.Identifier, declarationOf: (n: t
   // `const renamed = { ...etl, name }`: a copy sets its own members over the record's before any later change.
   const made = ts.isVariableDeclaration(declaration) && declaration.initializer ? unwrap(declaration.initializer) : undefined;
   if (made && ts.isObjectLiteralExpression(made)) {
-    if (namesOnlySome(call, made)) return undefined;
-    for (const p of made.properties) {
-      if (ts.isSpreadAssignment(p)) continue;
-      const key = propertyKey(p);
-      if (key === undefined) return undefined;
-      keys.add(key);
-    }
+    const own = ownKeys(made);
+    if (!own || namesOnlySome(call, made)) return undefined;
+    for (const key of own) keys.add(key);
   }
   for (const id of usesOf(call.call.getSourceFile(), declaration, declarationOf)) {
     if (id.pos >= call.call.pos && (id.end <= call.call.end || enclosingScope(id) === scope)) continue;
@@ -132,11 +125,18 @@ export function updateMask(call: V1Call, declarationOf: (n: ts.Node) => ts.Decla
   const payload = jsonPayload(call.body);
   if (ts.isIdentifier(payload)) return changedFields(call, payload, declarationOf);
   if (!ts.isObjectLiteralExpression(payload) || namesOnlySome(call, payload)) return undefined;
-  const names: string[] = [];
-  for (const p of payload.properties) {
-    const key = propertyKey(p);
-    const name = key && mutableField(call, key);
-    if (name) names.push(name);
-  }
+  const names = ownKeys(payload)?.flatMap((key) => mutableField(call, key) ?? []) ?? [];
   return names.length > 0 ? names : undefined;
+}
+
+/** The keys a literal sets itself (its spreads aside); undefined when one is computed (`[key]: value`), which could be any field. */
+function ownKeys(literal: ts.ObjectLiteralExpression): string[] | undefined {
+  const keys: string[] = [];
+  for (const p of literal.properties) {
+    if (ts.isSpreadAssignment(p)) continue;
+    const key = propertyKey(p);
+    if (key === undefined) return undefined;
+    keys.push(key);
+  }
+  return keys;
 }

@@ -17,6 +17,7 @@ const FILES = 5000;
 const RUNS = 3;
 const LARGEST = 20_000;
 const PARSE_CHILD = fileURLToPath(new URL('./parse-child.js', import.meta.url));
+const TYPE_CHECK_CHILD = fileURLToPath(new URL('./type-check-child.js', import.meta.url));
 
 function localFile(i: number): string {
   const lines = [`// generated module ${i}: no platform calls`, `export interface Order${i} { id: string; createdAt: string; items: { id: string; qty: number }[] }`, ''];
@@ -171,6 +172,8 @@ export async function benchCodemod(): Promise<string> {
   const current = all.at(-1)!;
   // Parsing every file and nothing else, taking turns with the builds: what the typed run is held to.
   const floor: Build = { ...current, label: 'parsing every file (the floor)', codemodChild: PARSE_CHILD };
+  // What type-checking the files a typed run changes costs alone, once: a reference, not a target.
+  const typeCheck: Build = { ...current, label: 'type-checking the files with v1 paths (reference)', codemodChild: TYPE_CHECK_CHILD };
   const root = generateMonorepo();
   let typed: Map<Build, Measured>;
   let syntax: Map<Build, Measured>;
@@ -181,7 +184,7 @@ export async function benchCodemod(): Promise<string> {
   ];
   let jobs: Map<Build, Measured>;
   try {
-    typed = await measureAll([...all, floor], root);
+    typed = await measureAll([...all, floor, typeCheck], root);
     jobs = await measureAll(threads, root);
     renameSync(join(root, 'tsconfig.json'), join(root, 'tsconfig.off.json'));
     syntax = await measureAll(all, root);
@@ -209,6 +212,7 @@ export async function benchCodemod(): Promise<string> {
       `each in its own process (\`node --import bench/peak-rss-probe.js dist/bench/codemod-child.js DIR\`): wall time from spawn to exit, CPU time (user and system, every thread) and peak RSS of the process, median of ${RUNS} runs` +
       (base ? `, the builds taking turns (\`MIGRATE_V2_BENCH_BASE=/path/to/built/checkout node dist/bench/run.js codemod\`).` : ' (`node dist/bench/run.js codemod`; MIGRATE_V2_BENCH_BASE=/path/to/built/checkout adds a base build, the two taking turns).') +
       ' The floor reads and parses every file of the monorepo with the TypeScript parser and does nothing else (`dist/bench/parse-child.js DIR`), taking turns with the dry runs.' +
+      ' The reference reads every file and type-checks whole the files that hold a v1 path with the tsconfig, as `tsc --noEmit` over them would, and does nothing else (`dist/bench/type-check-child.js DIR`, the codemod\'s compiler and lib), taking turns too.' +
       ' The monorepo type-checks before the migration. With its tsconfig the files holding v1 paths (and their importers) are analysed with the type checker, and the changed files and their importers are type-checked in memory after the migration (the self-check; of a changed file, since 7d3c277, the statements the migration edited and those that read what they declare or import from the project); without one, each file is read alone with the standard lib and nothing is type-checked.' +
       ' The threads rows: the typed run with `--jobs 1` and with one thread per core, taking turns; the change is against `--jobs 1`. The other rows run with the default (one thread on two cores).',
     '',
@@ -216,13 +220,15 @@ export async function benchCodemod(): Promise<string> {
     '|---|---|---|---|',
     ...rows('5,000 files, with tsconfig (types)', typed),
     `| 5,000 files | ${floor.label} | ${cell(typed.get(floor)!, undefined)} | - |`,
+    `| 5,000 files | ${typeCheck.label} | ${cell(typed.get(typeCheck)!, undefined)} | - |`,
     ...rows('5,000 files, with tsconfig, threads', jobs, threads, threads[0]),
     ...rows('5,000 files, without tsconfig (syntax)', syntax),
     ...rows('20,000 files, with tsconfig (types), one run', typedLargest),
     ...rows('one 250 KB file', large.get(250)!),
     ...rows('one 2.5 MB file', large.get(2500)!),
     '',
-    `The typed run against parsing every file (wall): **${fmt(typed.get(current)!.wall / typed.get(floor)!.wall, 2)}x**; target at most 1x, aim 0.5x: ${verdict(typed.get(current)!.wall <= typed.get(floor)!.wall)}.`,
+    `The typed run against parsing every file (wall): **${fmt(typed.get(current)!.wall / typed.get(floor)!.wall, 2)}x**; target at most 1x, aim 0.5x: ${verdict(typed.get(current)!.wall <= typed.get(floor)!.wall)}.` +
+      ` Type-checking only the files with v1 paths, once and nothing else, takes ${fmt(typed.get(typeCheck)!.wall / typed.get(floor)!.wall, 2)}x the floor; the typed run takes ${fmt(typed.get(current)!.wall / typed.get(typeCheck)!.wall, 2)}x that type check.`,
     '',
     ...(base ? [`This build within 20% of ${base.label} (wall, CPU and peak RSS of every run above): ${verdict(withinOf(all, [typed, syntax, ...large.values()], 1.2))}.`, ''] : []),
     `The 20,000-file typed run under 1 GB peak RSS (issue 10; 1.14 GB when the issue was written, 3.1 GB at 2af2dd4 before the runs in batches): ${verdict(typedLargest.get(current)!.rss < 1024)}.`,

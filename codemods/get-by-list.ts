@@ -121,9 +121,31 @@ const RESPONSE_HOOKS = /\b(?:afterResponse|beforeError|interceptors\.response)\b
  * was none.
  */
 function noteResponseHooks(ctx: TransformContext, call: V1Call): void {
-  if (call.client === 'fetch' || call.client === 'undici') return;
-  const hook = RESPONSE_HOOKS.exec(ctx.sf.text)?.[0];
-  if (hook) ctx.todo(call.call, `${missingRecordChange(call.resource)}: this read still tells it as missing, but this file's response hooks (${hook}) now see a 404 there; check what they count, log or report`);
+  const hook = call.client === 'fetch' || call.client === 'undici' ? undefined : RESPONSE_HOOKS.exec(ctx.sf.text)?.[0];
+  const seen = hook ? `this file's response hooks (${hook}) now see a 404 there; check what they count, log or report` : call.via?.fn && statusSeenIn(call.via.fn) ? `${call.via.name}() reads the status of every response it is given, and now sees a 404 there; check what it counts, logs or reports` : undefined;
+  if (seen) ctx.todo(call.call, `${missingRecordChange(call.resource)}: this read still tells it as missing, but ${seen}`);
+}
+
+/**
+ * Whether a wrapper reads a response's status for something other than an error it throws or an
+ * answer it returns (`console.log(`${init?.method} ${res.status}`)`, `if (!res.ok) failures += 1`).
+ */
+function statusSeenIn(fn: ts.Node): boolean {
+  let seen = false;
+  forEachNode(fn, (n) => {
+    if (seen || !ts.isPropertyAccessExpression(n) || !/^(ok|status|statusCode)$/.test(n.name.text)) return;
+    let statement: ts.Node = n;
+    while (statement !== fn && !ts.isStatement(statement)) statement = statement.parent;
+    if (ts.isExpressionStatement(statement)) seen = true;
+    else if (ts.isIfStatement(statement) && n.pos >= statement.expression.pos && n.end <= statement.expression.end) seen = !endsTheCall(statement.thenStatement);
+  });
+  return seen;
+}
+
+/** A branch that throws or returns: what it does with the status is the answer's, not a side effect. */
+function endsTheCall(branch: ts.Statement): boolean {
+  const last = ts.isBlock(branch) ? branch.statements.at(-1) : branch;
+  return last !== undefined && (ts.isThrowStatement(last) || ts.isReturnStatement(last));
 }
 
 export const getByList: Transform = {
@@ -138,6 +160,7 @@ export const getByList: Transform = {
       const throughReader = ctx.analysis.readerGets.get(call);
       if (throughReader) {
         readThroughReader(ctx, call, throughReader);
+        noteResponseHooks(ctx, call);
         continue;
       }
       moveIdIntoPath(ctx, call);

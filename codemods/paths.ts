@@ -73,7 +73,7 @@ export const paths: Transform = {
     for (const call of ctx.file.unplaced) {
       // A collection chosen at run time gets its own note below.
       if (call.arguments[0] && someLiteral(call.arguments[0], runtimeCollection)) continue;
-      ctx.todo(call, 'a v1 call the migration contract does not describe (method or path): it stays on v1; migrate it by hand');
+      ctx.todo(call, ctx.file.unplacedWhy?.get(call) ?? 'a v1 call the migration contract does not describe (method or path): it stays on v1; migrate it by hand');
     }
     for (const literal of versionChosenAtRunTime(ctx)) {
       ctx.todo(literal, `the API version in this path is a parameter that defaults to '${V1_SEGMENT}': v2beta1 differs in more than the version (collection spellings, list keys, field names, pages), so its calls stay on v1; migrate them by hand`);

@@ -37,6 +37,8 @@ export interface FileAnalysis {
   sf: ts.SourceFile;
   calls: V1Call[];
   unplaced: ts.CallExpression[];
+  /** Why an unplaced call is not placed, where the path is not the reason. */
+  unplacedWhy?: ReadonlyMap<ts.CallExpression, string>;
   flow: DataFlow;
 }
 

@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { isProjectSource } from './resource-types.js';
-import { propertyOf } from './syntax.js';
+import { propertyKey, propertyOf } from './syntax.js';
 import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
@@ -74,10 +74,30 @@ export function classify(url: string, method: HttpMethod): { resource: ResourceC
   return undefined;
 }
 
-function methodFromOptions(options: ts.ObjectLiteralExpression | undefined): Pick<Transport, 'method' | 'methodNode' | 'methodExpression'> {
-  const m = options && propertyOf(options, 'method');
-  if (m && (ts.isStringLiteral(m) || ts.isNoSubstitutionTemplateLiteral(m))) return { method: m.text.toUpperCase() as HttpMethod, methodNode: m };
-  return { method: 'GET', ...(m ? { methodExpression: m } : {}) };
+type MethodOf = Pick<Transport, 'method' | 'methodNode' | 'methodExpression' | 'initExpression'>;
+
+/**
+ * The method a call's options name, or where it comes from when the call site does not write it:
+ * a variable or parameter (`methodExpression`), or options handed in whole or spread from ones that
+ * may hold one (`initExpression`). Such a call is never read as a GET: a v1 `POST` to a collection
+ * read so would be migrated as a list.
+ */
+export function methodFromOptions(options: ts.ObjectLiteralExpression | undefined, assigned: ReadonlyMap<string, ts.Expression> = new Map(), handed?: ts.Expression, declarationOf?: (n: ts.Node) => ts.Declaration | undefined): MethodOf {
+  if (!options) return handed && mayHoldMethod(handed, declarationOf) ? { method: 'GET', initExpression: handed } : { method: 'GET' };
+  const own = options.properties.findIndex((p) => propertyKey(p) === 'method');
+  const spread = options.properties.findLastIndex((p) => ts.isSpreadAssignment(p) && mayHoldMethod(p.expression, declarationOf));
+  const m = assigned.get('method') ?? (own >= 0 ? propertyOf(options, 'method') : undefined);
+  const named: MethodOf = !m ? { method: 'GET' } : ts.isStringLiteral(m) || ts.isNoSubstitutionTemplateLiteral(m) ? { method: m.text.toUpperCase() as HttpMethod, methodNode: m } : { method: 'GET', methodExpression: m };
+  // A spread after the method (or with none) may put another there: `{ method: 'POST', ...init }`.
+  return spread > own && !assigned.has('method') ? { ...named, initExpression: (options.properties[spread] as ts.SpreadAssignment).expression } : named;
+}
+
+/** Whether a spread into request options may bring a method: anything but a constant object literal of the program that names none. */
+function mayHoldMethod(spread: ts.Expression, declarationOf?: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  const n = unwrap(spread);
+  const declaration = ts.isIdentifier(n) ? declarationOf?.(n) : undefined;
+  const held = ts.isObjectLiteralExpression(n) ? n : declaration && ts.isVariableDeclaration(declaration) && declaration.parent.flags & ts.NodeFlags.Const ? asObject(declaration.initializer) : undefined;
+  return !held || held.properties.some((p) => ts.isSpreadAssignment(p) || propertyKey(p) === 'method' || (p.name !== undefined && !propertyKey(p)));
 }
 
 const NOTHING: Evaluated = { text: '', literals: [], references: [] };
@@ -212,7 +232,7 @@ function asObject(node: ts.Expression | undefined): ts.ObjectLiteralExpression |
  * (`const init = { method, headers }; if (body) init.body = JSON.stringify(body); fetch(url, init)`),
  * with the properties assigned to it before the call.
  */
-function optionsOf(node: ts.Expression | undefined, call: ts.CallExpression, text: StaticText): { options?: ts.ObjectLiteralExpression; assigned: Map<string, ts.Expression> } {
+export function optionsOf(node: ts.Expression | undefined, call: ts.CallExpression, text: StaticText): { options?: ts.ObjectLiteralExpression; assigned: Map<string, ts.Expression> } {
   const assigned = new Map<string, ts.Expression>();
   const literal = asObject(node);
   if (literal || !node || !ts.isIdentifier(unwrap(node))) return { ...(literal ? { options: literal } : {}), assigned };
@@ -254,7 +274,7 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
     const body = (options && propertyOf(options, 'body')) ?? assigned.get('body');
     // Options kept in a variable are read, not edited: the literal is the call's own only when it is written there.
     const own = options === asObject(second) ? options : undefined;
-    const { methodNode, ...method } = methodFromOptions(options);
+    const { methodNode, ...method } = methodFromOptions(options, assigned, options ? undefined : second, (n) => text.declarationOf(n));
     return { client: name.includes('fetch') ? 'fetch' : 'undici', ...method, ...(own && methodNode ? { methodNode } : {}), urlNode: first, prefix: NOTHING, ...(own ? { options: own } : {}), ...(body ? { body } : {}) };
   }
   const parts = name.split('.');
@@ -277,11 +297,11 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
       const url = propertyOf(config, 'url');
       if (!url) return undefined;
       const body = propertyOf(config, 'data');
-      return { client: 'axios', ...methodFromOptions(config), urlNode: url, prefix: NOTHING, options: config, ...(body ? { body } : {}) };
+      return { client: 'axios', ...methodFromOptions(config, undefined, undefined, (n) => text.declarationOf(n)), urlNode: url, prefix: NOTHING, options: config, ...(body ? { body } : {}) };
     }
     const options = asObject(second);
     const body = options ? (propertyOf(options, 'json') ?? propertyOf(options, 'body')) : undefined;
-    return { client: name as Client, ...methodFromOptions(options), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
+    return { client: name as Client, ...methodFromOptions(options, undefined, options ? undefined : second, (n) => text.declarationOf(n)), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
   }
   return undefined;
 }
@@ -296,11 +316,23 @@ export interface CallScan {
   calls: V1Call[];
   /** Calls through a recognised client whose URL holds a v1 path the contract does not place. */
   unplaced: ts.CallExpression[];
+  /** Why an unplaced call is not placed, where the path is not the reason: its method is not known. */
+  unplacedWhy: Map<ts.CallExpression, string>;
+}
+
+/** Why a call whose method the call site does not write stays on v1. */
+function methodUnknown(r: Transport): string | undefined {
+  const from = r.methodExpression ?? r.initExpression;
+  if (!from) return undefined;
+  const named = from.getText().length <= 40 ? `\`${from.getText()}\`` : 'an expression';
+  const how = r.methodExpression ? `is chosen at run time (${named})` : `comes with the options in ${named}, which are not written here`;
+  return `the method of this v1 call ${how}: migrate-v2 cannot tell which request it is (a list, a create, an update...), so it stays on v1; migrate it by hand`;
 }
 
 export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrappers): CallScan {
   const calls: V1Call[] = [];
   const unplaced: ts.CallExpression[] = [];
+  const unplacedWhy = new Map<ts.CallExpression, string>();
   for (const node of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
     if (!wrappers.transports.has(node)) {
       const r = recognise(node, text) ?? wrappers.viaWrapper(node);
@@ -313,11 +345,15 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         // The query option is part of the URL the server sees: a read of one record may be written `searchParams: { id }`.
         const handed = r.query ? `${url.includes('?') ? '&' : '?'}${r.query}` : '';
         const parts: Evaluated = { text: (query ? url + queryText(query, url) : url) + handed, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references], bases: [...(r.prefix.bases ?? []), ...(path.bases ?? [])] };
-        const placed = classify(parts.text, r.method);
+        const unknown = methodUnknown(r);
+        const placed = unknown ? undefined : classify(parts.text, r.method);
         if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}) });
-        else if (hasV1Path(parts.text)) unplaced.push(node);
+        else if (hasV1Path(parts.text)) {
+          unplaced.push(node);
+          if (unknown) unplacedWhy.set(node, unknown);
+        }
       }
     }
   }
-  return { calls, unplaced };
+  return { calls, unplaced, unplacedWhy };
 }

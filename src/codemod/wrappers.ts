@@ -13,9 +13,9 @@ import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
-import { queryOption, type Client } from './v1-calls.js';
+import { methodFromOptions, optionsOf, queryOption, type Client } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
-import { holdsNothing } from './syntax.js';
+import { holdsNothing, propertyOf } from './syntax.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -29,6 +29,8 @@ export interface Wrapper {
   /** What the wrapper puts before the path (its base URL). */
   prefix: Evaluated;
   methodParam?: number;
+  /** The parameter whose request options the wrapper hands its client (`(input, init) => fetch(input, init)`): they name each call's method. */
+  initParam?: number;
   /** The method when the wrapper fixes it, and the node in it that names it (`'PUT'`, axios's `put`). */
   method?: HttpMethod;
   methodNode?: ts.Node;
@@ -57,6 +59,8 @@ export interface Transport {
   methodNode?: ts.Node;
   /** The expression that names the method, when it is not a literal the call site fixes. */
   methodExpression?: ts.Expression;
+  /** Options handed in or spread in, which may name the method (`fetch(url, init)`, `{ ...init, headers }`). */
+  initExpression?: ts.Expression;
   urlNode: ts.Expression;
   prefix: Evaluated;
   body?: ts.Expression;
@@ -355,12 +359,16 @@ function whatItReturns(fn: WrapperFunction, transport: Transport, reader: Answer
 }
 
 /** The method a transport fixes, and whether it comes from a parameter of the function around it. */
-function methodOf(fn: WrapperFunction, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'method' | 'methodNode' | 'methodParam'> | undefined {
+function methodOf(fn: WrapperFunction, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'method' | 'methodNode' | 'methodParam' | 'initParam'> | undefined {
   if (transport.methodExpression) {
     const i = parameterIndex(fn, transport.methodExpression, declarationOf);
     return i === undefined ? undefined : { methodParam: i };
   }
-  return { method: transport.method, ...(transport.methodNode ? { methodNode: transport.methodNode } : {}) };
+  const fixed = { method: transport.method, ...(transport.methodNode ? { methodNode: transport.methodNode } : {}) };
+  if (!transport.initExpression) return fixed;
+  // Options handed through: each caller's names the method, else the wrapper's own (`{ method: 'POST', ...init }`).
+  const i = parameterIndex(fn, transport.initExpression, declarationOf);
+  return i === undefined ? undefined : { ...fixed, initParam: i };
 }
 
 /**
@@ -451,7 +459,19 @@ export class Wrappers {
         out.methodNode = n;
       } else if (m) out.methodExpression = m;
     }
+    const init = wrapper.initParam === undefined ? undefined : call.arguments[wrapper.initParam];
+    if (init) this.readInit(out, init, call);
     return out;
+  }
+
+  /** The method (and body) a call hands a wrapper in its request options, which the wrapper passes to its client. */
+  private readInit(out: Transport, init: ts.Expression, call: ts.CallExpression): void {
+    const { options, assigned } = optionsOf(init, call, this.text);
+    const named = methodFromOptions(options, assigned, options ? undefined : init, (n) => this.text.declarationOf(n));
+    // Options that name no method leave the wrapper's own.
+    if (named.methodNode || named.methodExpression || named.initExpression) Object.assign(out, named);
+    const body = options && (propertyOf(options, 'body') ?? assigned.get('body'));
+    if (body && !out.body) out.body = body;
   }
 
   /** A wrapper the config declares, when the call names it (and it comes from the module it names). */
@@ -501,7 +521,7 @@ export class Wrappers {
     // The query may also come as a client option (ky and got `searchParams`, axios `params`) built from a parameter.
     const option = queryOption(transport.options);
     const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
-    const own = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam) : optionParam !== undefined ? [optionParam] : [];
+    const own = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam && i !== method.initParam) : optionParam !== undefined ? [optionParam] : [];
     const handed = handedQuery(fn, call, transport.via, declarationOf);
     const queryParams = [...new Set([...own, ...handed.params])];
     const query = [...(transport.via?.query ? [transport.via.query] : []), ...handed.written].join('&');

@@ -6,7 +6,7 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { readOneLiteral, readOneOption } from '../src/codemod/call-plan.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
-import type { Tag } from '../src/codemod/wrappers.js';
+import { notFoundMeets, type Tag } from '../src/codemod/wrappers.js';
 import type { ReaderGet } from '../src/codemod/reader-gets.js';
 import { GRPC_CODES, missingRecordChange, readOneQuery } from '../src/contract/index.js';
 
@@ -128,18 +128,37 @@ function noteResponseHooks(ctx: TransformContext, call: V1Call): void {
 
 /**
  * Whether a wrapper reads a response's status for something other than an error it throws or an
- * answer it returns (`console.log(`${init?.method} ${res.status}`)`, `if (!res.ok) failures += 1`).
+ * answer it returns, where a 404 reaches: handed to a call (`console.log(`${init?.method} ${res.status}`)`),
+ * or tested in an `if` whose branch goes on (`if (!res.ok) failures += 1`).
  */
 function statusSeenIn(fn: ts.Node): boolean {
   let seen = false;
   forEachNode(fn, (n) => {
-    if (seen || !ts.isPropertyAccessExpression(n) || !/^(ok|status|statusCode)$/.test(n.name.text)) return;
+    if (seen || !ts.isPropertyAccessExpression(n) || !ts.isIdentifier(n.expression) || !/^(ok|status|statusCode)$/.test(n.name.text)) return;
     let statement: ts.Node = n;
     while (statement !== fn && !ts.isStatement(statement)) statement = statement.parent;
-    if (ts.isExpressionStatement(statement)) seen = true;
-    else if (ts.isIfStatement(statement) && n.pos >= statement.expression.pos && n.end <= statement.expression.end) seen = !endsTheCall(statement.thenStatement);
+    if (statement === fn || !reachedByNotFound(statement, fn, n.expression.text)) return;
+    if (ts.isExpressionStatement(statement)) seen = handedToCall(n, statement);
+    else if (ts.isIfStatement(statement) && n.pos >= statement.expression.pos && n.end <= statement.expression.end) seen = notFoundMeets(statement.expression, n.expression.text) !== false && !endsTheCall(statement.thenStatement);
   });
   return seen;
+}
+
+/** Whether a 404 may reach a statement: not in the branch of an `if` whose test a 404 fails. */
+function reachedByNotFound(statement: ts.Node, fn: ts.Node, response: string): boolean {
+  for (let n = statement; n !== fn; n = n.parent) {
+    if (ts.isIfStatement(n.parent) && n === n.parent.thenStatement && notFoundMeets(n.parent.expression, response) === false) return false;
+  }
+  return true;
+}
+
+/** A read handed to a call (a logger, a counter), not to an error being made. */
+function handedToCall(read: ts.Node, statement: ts.Node): boolean {
+  for (let n = read.parent; n !== statement; n = n.parent) {
+    if (ts.isNewExpression(n)) return false;
+    if (ts.isCallExpression(n)) return true;
+  }
+  return false;
 }
 
 /** A branch that throws or returns: what it does with the status is the answer's, not a side effect. */

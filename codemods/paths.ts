@@ -7,7 +7,7 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { isPathLiteral, type PathLiteral } from '../src/codemod/static-text.js';
+import { isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-text.js';
 import type { PathCopy } from '../src/codemod/call-plan.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
 import { forEachNode, nodesOf } from './helpers.js';
@@ -54,6 +54,17 @@ function someLiteral(node: ts.Node, test: (l: PathLiteral) => boolean): boolean 
   return (isPathLiteral(node) && test(node)) || (ts.forEachChild(node, (child) => someLiteral(child, test) || undefined) ?? false);
 }
 
+/** A literal given to the variable an unplaced call takes its URL from (`url = `${BASE}/iam/v1/...``): that call's note covers it. */
+function urlOfUnplaced(ctx: TransformContext, literal: ts.Node): boolean {
+  const declarationOf = (n: ts.Node) => ctx.analysis.text.declarationOf(n);
+  const urls = new Set(ctx.file.unplaced.flatMap((u) => (u.arguments[0] && ts.isIdentifier(unwrap(u.arguments[0])) ? [declarationOf(unwrap(u.arguments[0]))] : [])));
+  for (let n: ts.Node = literal; !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isVariableDeclaration(n) && urls.has(n)) return true;
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && urls.has(declarationOf(n.left))) return true;
+  }
+  return false;
+}
+
 export const paths: Transform = {
   name: 'paths',
   description: 'v1 path prefixes to v2beta1, with the collection spellings that changed, for the calls that migrate',
@@ -82,7 +93,7 @@ export const paths: Transform = {
       if (runtimeCollection(literal)) {
         const spellings = renamedCollections().map(([v1, v2]) => `${v1} as ${v2}`).join(', ');
         ctx.todo(literal, `the collection in this v1 path is chosen at run time, so it stays on v1: v2beta1 spells ${spellings}; migrate it by hand`);
-      } else if (!ctx.file.unplaced.some((u) => literal.pos >= u.pos && literal.end <= u.end)) {
+      } else if (!ctx.file.unplaced.some((u) => literal.pos >= u.pos && literal.end <= u.end) && !urlOfUnplaced(ctx, literal)) {
         ctx.todo(literal, 'no call migrate-v2 recognises reads this v1 path, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)');
       }
     }

@@ -13,7 +13,7 @@ import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
 import { readsNoFieldByName } from './callees-reading-nothing.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
-import { isAssignment, isFallback, propertyOf, usesOf, writtenRecords } from './syntax.js';
+import { enclosingScope, forEachNode, isAssignment, isFallback, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -389,7 +389,7 @@ export class Analysis {
       const writes = [
         ...file.calls.filter((w) => w.body && (w.operation === 'update' || w.operation === 'create') && !this.plan.migrates(w)).map((w) => ({ node: w.call, bodies: [w.body!], what: `the ${w.resource.singular} ${w.operation}` })),
         // A v1 call the contract cannot place (its method chosen at run time: `fetch(url, { method, body })`) stays on v1 whatever it sends.
-        ...file.unplaced.map((u) => ({ node: u, bodies: u.arguments.slice(1).flatMap((a) => sentBody(a)), what: 'a v1 call migrate-v2 does not migrate' })),
+        ...file.unplaced.map((u) => ({ node: u, bodies: u.arguments.slice(1).flatMap((a) => [...sentBody(a), ...bodiesSetOn(a, declarationOf)]), what: 'a v1 call migrate-v2 does not migrate' })),
       ];
       for (const write of writes) {
         for (const e of write.bodies.flatMap((b) => writtenRecords(b, declarationOf))) {
@@ -1094,6 +1094,21 @@ function sentBody(argument: ts.Expression): ts.Expression[] {
   const a = unwrap(argument);
   if (!ts.isObjectLiteralExpression(a)) return [a];
   return ['body', 'data', 'json'].flatMap((key) => propertyOf(a, key) ?? []);
+}
+
+/** The bodies set on options held in a variable before they are sent (`opts.body = JSON.stringify({ ...existing, description })`). */
+function bodiesSetOn(argument: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Expression[] {
+  const name = unwrap(argument);
+  const declaration = ts.isIdentifier(name) ? declarationOf(name) : undefined;
+  const scope = declaration && enclosingScope(declaration);
+  if (!scope || !ts.isIdentifier(name)) return [];
+  const out: ts.Expression[] = [];
+  forEachNode(scope, (n) => {
+    if (!ts.isBinaryExpression(n) || n.operatorToken.kind !== ts.SyntaxKind.EqualsToken || !ts.isPropertyAccessExpression(n.left)) return;
+    const target = n.left.expression;
+    if (['body', 'data', 'json'].includes(n.left.name.text) && ts.isIdentifier(target) && target.text === name.text && declarationOf(target) === declaration) out.push(n.right);
+  });
+  return out;
 }
 
 /** The functions other modules may call: exported functions and function constants, and the public methods of exported classes. */

@@ -214,6 +214,15 @@ function libraryCalleeName(expr: ts.Expression, text: StaticText): string {
   return library && text.importOf(root) ? library + name.slice(root.text.length) : name;
 }
 
+/** A function handed in as the global fetch (`private readonly fetchFn: typeof fetch`): its calls are fetch's. */
+function typedAsFetch(callee: ts.Expression, text: StaticText): boolean {
+  const name = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+  if (!name || name.text === 'fetch') return false;
+  const declaration = text.declarationOf(name);
+  const type = declaration && (ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration) || ts.isVariableDeclaration(declaration)) ? declaration.type : undefined;
+  return type !== undefined && ts.isTypeQueryNode(type) && /^(?:globalThis\.)?fetch$/.test(type.exprName.getText());
+}
+
 function calleeName(expr: ts.Expression): string {
   if (ts.isIdentifier(expr)) return expr.text;
   if (ts.isPropertyAccessExpression(expr)) return `${calleeName(expr.expression)}.${expr.name.text}`;
@@ -254,6 +263,29 @@ export function optionsOf(node: ts.Expression | undefined, call: ts.CallExpressi
   return { options: held, assigned };
 }
 
+/**
+ * Whether the variable holding a call's options (`const init = { method: 'PUT', headers }`) is read
+ * by that call alone, besides members set on it (`init.body = ...`): its method may then be edited
+ * where it is written, as if the call wrote it.
+ */
+function onlyThisCallReads(argument: ts.Expression, call: ts.CallExpression, text: StaticText): boolean {
+  const name = unwrap(argument);
+  const declaration = ts.isIdentifier(name) ? text.declarationOf(name) : undefined;
+  const scope = declaration && enclosingBlock(declaration);
+  if (!scope || !ts.isIdentifier(name)) return false;
+  let reads = 0;
+  const visit = (n: ts.Node): void => {
+    if (ts.isIdentifier(n) && n.text === name.text && n !== (declaration as ts.VariableDeclaration).name && text.declarationOf(n) === declaration) {
+      const member = n.parent;
+      const set = ts.isPropertyAccessExpression(member) && member.expression === n && ts.isBinaryExpression(member.parent) && member.parent.left === member && member.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+      if (!set) reads += 1;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(scope);
+  return reads === 1 && call.arguments.includes(argument);
+}
+
 function enclosingBlock(node: ts.Node): ts.Node | undefined {
   for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n) || ts.isSourceFile(n)) return n;
   return undefined;
@@ -261,7 +293,7 @@ function enclosingBlock(node: ts.Node): ts.Node | undefined {
 
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
-  const name = libraryCalleeName(call.expression, text);
+  const name = typedAsFetch(call.expression, text) ? 'fetch' : libraryCalleeName(call.expression, text);
   // The program's own `request()` or `fetch()` is not the library's: it may be a wrapper. Asked only of those names: the checker is the cost.
   if (LIBRARY_NAMES.has(name)) {
     const own = functionOf(call.expression, (n) => text.declarationOf(n));
@@ -272,8 +304,8 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
   if (name === 'fetch' || name === 'undici.fetch' || name === 'request' || name === 'undici.request') {
     const { options, assigned } = optionsOf(second, call, text);
     const body = (options && propertyOf(options, 'body')) ?? assigned.get('body');
-    // Options kept in a variable are read, not edited: the literal is the call's own only when it is written there.
-    const own = options === asObject(second) ? options : undefined;
+    // Options kept in a variable are read, not edited, unless this call is all that reads them: the literal is the call's own.
+    const own = options && (options === asObject(second) || onlyThisCallReads(second!, call, text)) ? options : undefined;
     const { methodNode, ...method } = methodFromOptions(options, assigned, options ? undefined : second, (n) => text.declarationOf(n));
     return { client: name.includes('fetch') ? 'fetch' : 'undici', ...method, ...(own && methodNode ? { methodNode } : {}), urlNode: first, prefix: NOTHING, ...(own ? { options: own } : {}), ...(body ? { body } : {}) };
   }
@@ -320,6 +352,21 @@ export interface CallScan {
   unplacedWhy: Map<ts.CallExpression, string>;
 }
 
+/** `let url; if (...) url = `${BASE}/iam/v1/groups/${id}`; else url = ...; fetch(url, opts)`: a variable given a v1 path somewhere. */
+function givenV1Paths(urlNode: ts.Expression, text: StaticText): boolean {
+  const name = unwrap(urlNode);
+  const declaration = ts.isIdentifier(name) ? text.declarationOf(name) : undefined;
+  const scope = declaration && ts.isVariableDeclaration(declaration) && enclosingBlock(declaration);
+  if (!scope || !ts.isIdentifier(name)) return false;
+  const values: ts.Expression[] = (declaration as ts.VariableDeclaration).initializer ? [(declaration as ts.VariableDeclaration).initializer!] : [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && n.left.text === name.text && text.declarationOf(n.left) === declaration) values.push(n.right);
+    ts.forEachChild(n, visit);
+  };
+  visit(scope);
+  return values.some((v) => hasV1Path(text.of(v)?.text ?? ''));
+}
+
 /** Why a call whose method the call site does not write stays on v1. */
 function methodUnknown(r: Transport): string | undefined {
   const from = r.methodExpression ?? r.initExpression;
@@ -337,6 +384,10 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
     if (!wrappers.transports.has(node)) {
       const r = recognise(node, text) ?? wrappers.viaWrapper(node);
       const path = r ? text.of(r.urlNode) : undefined;
+      if (r && path === undefined && givenV1Paths(r.urlNode, text)) {
+        unplaced.push(node);
+        unplacedWhy.set(node, `the URL of this v1 call is chosen at run time (\`${unwrap(r.urlNode).getText()}\` is given one path or another): migrate-v2 cannot tell which request it is, so it stays on v1; migrate it by hand`);
+      }
       if (r && path !== undefined) {
         // got and ky join a prefixUrl and a path with one slash; axios's baseURL is a plain prefix.
         const joint = (r.client === 'got' || r.client === 'ky') && r.prefix.text && !r.prefix.text.endsWith('/') && !path.text.startsWith('/') ? '/' : '';

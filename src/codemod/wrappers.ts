@@ -190,11 +190,14 @@ function ownErrors(fn: WrapperFunction, call: ts.CallExpression, response: ts.Id
   let throws = false;
   let statusKnown = true;
   const untagged: Tag[] = [];
+  const returned404 = response && notFoundReturnedAt(call, response);
   const visit = (node: ts.Node): void => {
     // A throw before the request (a missing setting) is no answer of the platform's: it cannot be a 404.
     if (ts.isThrowStatement(node) && node.end <= call.getStart()) return;
     if (ts.isThrowStatement(node)) {
       throws = true;
+      // A 404 was handed back before it (`if (res.status !== 429 && res.status < 500) return res;` of a retry loop).
+      if (returned404 !== undefined && node.getStart() >= returned404) return;
       if (carriesStatus(node.expression, declarationOf)) return;
       const status = response && statusTested(node, response);
       const error = unwrap(node.expression);
@@ -204,6 +207,70 @@ function ownErrors(fn: WrapperFunction, call: ts.CallExpression, response: ts.Id
   };
   if (fn.body) visit(fn.body);
   return { throws, statusKnown, untagged };
+}
+
+/**
+ * Where a 404 has been returned as it came: the end of an `if` right after the request, in the same
+ * block, that returns the response on a condition a 404 meets. Undefined when none is found.
+ */
+function notFoundReturnedAt(call: ts.CallExpression, response: ts.Identifier): number | undefined {
+  let statement: ts.Node = call;
+  while (!ts.isBlock(statement.parent) && !ts.isFunctionLike(statement.parent)) statement = statement.parent;
+  if (!ts.isBlock(statement.parent)) return undefined;
+  const after = statement.parent.statements.slice(statement.parent.statements.indexOf(statement as ts.Statement) + 1);
+  for (const s of after) {
+    if (!ts.isIfStatement(s)) {
+      // Only what cannot leave first: a throw or return before the test decides for the 404 instead.
+      if (ts.isExpressionStatement(s) || ts.isVariableStatement(s)) continue;
+      return undefined;
+    }
+    const branch = ts.isBlock(s.thenStatement) && s.thenStatement.statements.length === 1 ? s.thenStatement.statements[0]! : s.thenStatement;
+    const returnsResponse = ts.isReturnStatement(branch) && branch.expression !== undefined && ts.isIdentifier(unwrap(branch.expression)) && (unwrap(branch.expression) as ts.Identifier).text === response.text;
+    const met = notFoundMeets(s.expression, response.text);
+    if (returnsResponse && met === true) return s.end;
+    // A test a 404 may meet, in a branch that does something else, decides for it first.
+    if (met !== false) return undefined;
+  }
+  return undefined;
+}
+
+/** The value of a test of a response's status for a 404 (`status` 404, `ok` false); undefined where it reads anything else. */
+export function notFoundMeets(e: ts.Expression, response: string): boolean | number | undefined {
+  const n = ts.isParenthesizedExpression(e) ? e.expression : e;
+  if (ts.isNumericLiteral(n)) return Number(n.text);
+  if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === response) {
+    return n.name.text === 'ok' ? false : n.name.text === 'status' || n.name.text === 'statusCode' ? 404 : undefined;
+  }
+  if (ts.isPrefixUnaryExpression(n) && n.operator === ts.SyntaxKind.ExclamationToken) {
+    const v = notFoundMeets(n.operand, response);
+    return typeof v === 'boolean' ? !v : undefined;
+  }
+  if (!ts.isBinaryExpression(n)) return undefined;
+  const [a, b] = [notFoundMeets(n.left, response), notFoundMeets(n.right, response)];
+  switch (n.operatorToken.kind) {
+    case ts.SyntaxKind.AmpersandAmpersandToken:
+      return a === false || b === false ? false : a === true && b === true ? true : undefined;
+    case ts.SyntaxKind.BarBarToken:
+      return a === true || b === true ? true : a === false && b === false ? false : undefined;
+  }
+  if (typeof a !== 'number' || typeof b !== 'number') return undefined;
+  switch (n.operatorToken.kind) {
+    case ts.SyntaxKind.EqualsEqualsEqualsToken:
+    case ts.SyntaxKind.EqualsEqualsToken:
+      return a === b;
+    case ts.SyntaxKind.ExclamationEqualsEqualsToken:
+    case ts.SyntaxKind.ExclamationEqualsToken:
+      return a !== b;
+    case ts.SyntaxKind.LessThanToken:
+      return a < b;
+    case ts.SyntaxKind.LessThanEqualsToken:
+      return a <= b;
+    case ts.SyntaxKind.GreaterThanToken:
+      return a > b;
+    case ts.SyntaxKind.GreaterThanEqualsToken:
+      return a >= b;
+  }
+  return undefined;
 }
 
 /** A callback of `.then(...)`: what it throws, the function that chains it throws. */

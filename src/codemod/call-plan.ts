@@ -30,6 +30,12 @@ export interface PathCopy {
 
 const V2_OPERATION: Record<V1Call['operation'], Operation> = { list: 'list', 'get-by-list': 'get', create: 'create', update: 'update', delete: 'delete' };
 
+/** A note of calls kept together, naming the one that stays (where it is, seen from `noted`'s file). */
+function withStaying(why: string, staying: V1Call, noted: V1Call): string {
+  const what = staying.operation === 'get-by-list' ? 'read of one' : staying.operation;
+  return `${why}: the one that stays is the ${staying.resource.singular} ${what} ${placeOf(staying.call, noted.call.getSourceFile())}`;
+}
+
 export function initialDecision(call: V1Call): Decision {
   if (!call.resource.v2.endpoints[V2_OPERATION[call.operation]]) {
     return { verdict: 'keep', why: `v2beta1 has no ${call.operation === 'get-by-list' ? 'get' : call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one` };
@@ -140,7 +146,7 @@ export class CallPlan {
   demote(call: V1Call, why: string): void {
     if (!this.migrates(call)) return;
     this.decisions.set(call, { verdict: 'note', why });
-    for (const group of this.groups) if (group.calls.includes(call)) for (const other of group.calls) this.demote(other, group.why);
+    for (const group of this.groups) if (group.calls.includes(call)) for (const other of group.calls) this.demote(other, withStaying(group.why, call, other));
   }
 
   private readonly groups: { calls: readonly V1Call[]; why: string }[] = [];
@@ -155,7 +161,8 @@ export class CallPlan {
     let demoted = false;
     for (const { calls, why } of this.groups) {
       if (calls.every((c) => this.migrates(c)) || !calls.some((c) => this.migrates(c))) continue;
-      for (const call of calls) this.demote(call, why);
+      const staying = calls.find((c) => !this.migrates(c))!;
+      for (const call of calls) this.demote(call, withStaying(why, staying, call));
       demoted = true;
     }
     return demoted;

@@ -190,6 +190,8 @@ export const getByList: Transform = {
         ctx.edit(start, start, `${MISSING_HELPER}(`);
         ctx.edit(missing.target.end, missing.target.end, `${missing.missing ? `, ${missing.missing}` : ''})${ctx.file.flow.takesApart(call) ? asListOfOne(call) : ''}`);
         addHelper(ctx, MISSING_HELPER, missingHelper);
+        // The stand-in answer of a missing record says 404: the program's own status tests let it through, as v1's 200 went.
+        if (missing.response) letNotFoundThrough(ctx, call, { by: 'status', response: missing.response, status: `${missing.response.text}.status` }, Infinity);
       }
       reads.set(call, { missing, tested: undefined });
     }

@@ -989,6 +989,7 @@ export class Analysis {
   private useIndex(): UseIndex {
     return {
       hasOtherUses: (declaration, consumed) => this.hasOtherUses(declaration, consumed),
+      tableReadWhole: (member) => this.tableReadWhole(member),
       freshName: (declaration, wanted) => {
         let name = wanted;
         for (let i = 2; this.identifiersNamed(name).some((id) => id.getSourceFile() === declaration.getSourceFile()); i++) name = `${wanted}${i}`;
@@ -997,18 +998,23 @@ export class Analysis {
     };
   }
 
+  private tableReadWhole(member: ts.PropertyAssignment): boolean {
+    const owner = tableOf(member);
+    if (!owner || !ts.isIdentifier(owner.name)) return false;
+    for (const id of this.identifiersNamed(owner.name.text)) {
+      if (id === owner.name || this.text.declarationOf(id) !== owner) continue;
+      if (!(ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id)) return true;
+    }
+    return false;
+  }
+
   private hasOtherUses(declaration: Holder, consumed: ReadonlySet<ts.Node>): boolean {
     if (!ts.isIdentifier(declaration.name)) return true;
     const owner = ts.isPropertyAssignment(declaration) ? tableOf(declaration) : declaration;
     if (!owner) return true;
     if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return true;
     // A table read whole (passed on, spread, iterated) has uses its members cannot account for.
-    if (owner !== declaration && ts.isIdentifier(owner.name)) {
-      for (const id of this.identifiersNamed(owner.name.text)) {
-        if (id === owner.name || this.text.declarationOf(id) !== owner) continue;
-        if (!(ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id)) return true;
-      }
-    }
+    if (owner !== declaration && this.tableReadWhole(declaration as ts.PropertyAssignment)) return true;
     // `url.searchParams.set(...)`, `url.pathname` of a `new URL(...)`: the same URL, read or built further, not another reader.
     const urlObject = ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined && isNewUrl(declaration.initializer);
     for (const id of this.identifiersNamed(declaration.name.text)) {

@@ -103,6 +103,8 @@ export interface UseIndex {
   hasOtherUses(declaration: FollowedReference['declaration'], consumed: ReadonlySet<ts.Node>): boolean;
   /** A name not yet declared in the declaration's scope. */
   freshName(declaration: FollowedReference['declaration'], wanted: string): string;
+  /** True when the table a member belongs to is read whole (iterated, spread, passed on): a member added to it would be read too. */
+  tableReadWhole(member: ts.PropertyAssignment): boolean;
 }
 
 export class CallPlan {
@@ -235,6 +237,8 @@ export class CallPlan {
    */
   private split(holder: PathCopy['declaration'], literal: PathLiteral, calls: readonly V1Call[], rewriteOriginal: boolean): PathCopy | undefined {
     if (!ts.isIdentifier(holder.name)) return undefined;
+    // `Object.entries(ENDPOINTS)` would list a `groupsV2` member too.
+    if (ts.isPropertyAssignment(holder) && this.uses.tableReadWhole(holder)) return undefined;
     const earlier = this.copies.find((c) => c.declaration === holder);
     if (earlier) return earlier;
     const redirect: FollowedReference[] = [];

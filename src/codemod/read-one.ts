@@ -25,8 +25,11 @@ export function statusReadIn(condition: ts.Node, response: string): string | und
 
 export type Missing =
   | { by: 'status'; status: string; response: ts.Identifier }
-  | { by: 'helper'; target: ts.Expression; missing?: string }
+  | { by: 'helper'; target: ts.Expression; missing?: string; response?: ts.Identifier }
   | { by: 'none'; why: string };
+
+/** axios's `validateStatus`, got's and ky's `throwHttpErrors: false`: a client that hands back error answers instead of throwing them. */
+const LENIENT_CLIENT = /\bvalidateStatus\b|\bthrowHttpErrors\s*:\s*false\b/;
 
 export function missingBy(call: V1Call, flow: DataFlow): Missing {
   const one = call.resource.singular;
@@ -36,14 +39,47 @@ export function missingBy(call: V1Call, flow: DataFlow): Missing {
   if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {
     const response = flow.responseVariable(call);
     if (!response) return stays('the response is not kept in a variable whose status could be tested');
+    const own = ownNotFoundTest(call, response);
+    if (own) return stays(`the program tests a 404 itself here (\`${own}\`), which v1 answered for something else: the two cannot be told apart`);
     return { by: 'status', response, status: `${response.text}.${call.client === 'undici' ? 'statusCode' : 'status'}` };
   }
   if ((call.client === 'fetch' || call.client === 'undici') && !call.via?.throws) return stays('the wrapper hands the 404\'s error body back as if it were the record');
   if (call.client === 'fetch' || call.client === 'undici') return { by: 'helper', target: call.call };
+  const lenient = LENIENT_CLIENT.exec(call.call.getSourceFile().text)?.[0];
+  if (lenient) return stays(`this file sets its ${call.client} client not to throw on errors (\`${lenient.replace(/\s+/g, ' ')}\`), so that 404 comes back as an answer holding the error's body`);
   const chained = parsedInChain(call);
   if (call.via?.returns === 'body' || chained) return { by: 'helper', target: chained ?? call.call };
-  if (call.client === 'axios') return { by: 'helper', target: call.call, missing: `{ status: ${GRPC_CODES.NOT_FOUND.http}, data: undefined }` };
+  if (call.client === 'axios') {
+    const response = flow.responseVariable(call);
+    const own = response && ownNotFoundTest(call, response);
+    if (own) return stays(`the program tests a 404 itself here (\`${own}\`), which v1 answered for something else: the two cannot be told apart`);
+    return { by: 'helper', target: call.call, missing: `{ status: ${GRPC_CODES.NOT_FOUND.http}, data: undefined }`, ...(response ? { response } : {}) };
+  }
   return stays(`${call.client} throws it, and this call's response is read in a way migrate-v2 does not follow`);
+}
+
+/**
+ * `if (res.status === 404) throw new Error('IAM API not available')` after a read by list: v1 never
+ * answered a missing record with 404, so the program's own 404 meant something else (a route not
+ * served); once v2 answers a missing record so, the two are one status.
+ */
+function ownNotFoundTest(call: V1Call, response: ts.Identifier): string | undefined {
+  let scope: ts.Node = call.call;
+  while (!ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
+  let found: string | undefined;
+  const isStatus = (e: ts.Expression) => ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response.text && (e.name.text === 'status' || e.name.text === 'statusCode');
+  const isNotFound = (e: ts.Expression) => ts.isNumericLiteral(e) && Number(e.text) === GRPC_CODES.NOT_FOUND.http;
+  const visit = (n: ts.Node): void => {
+    // Only what comes after the request; what holds it is walked into.
+    if (found || n.end <= call.call.end) return;
+    if (n.pos < call.call.end) return void ts.forEachChild(n, visit);
+    if (ts.isBinaryExpression(n) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken].includes(n.operatorToken.kind)) {
+      if ((isStatus(n.left) && isNotFound(n.right)) || (isNotFound(n.left) && isStatus(n.right))) found = n.getText();
+    } else if (ts.isCaseClause(n) && isNotFound(n.expression) && ts.isSwitchStatement(n.parent.parent) && isStatus(n.parent.parent.expression)) found = `case ${n.expression.getText()}`;
+    ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(scope, visit);
+  return found;
 }
 
 /**

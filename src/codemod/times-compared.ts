@@ -86,5 +86,21 @@ function untracedTime(value: ts.Expression, flow: DataFlow, declarationOf: (n: t
   if (namedAsTime(node) && !flow.shapeOf((node as ts.PropertyAccessExpression).expression)) return { node, what: "a timestamp under v1's name whose record migrate-v2 cannot trace (kept from a v1 run, or in an object)" };
   const d = ts.isIdentifier(node) ? declarationOf(node) : undefined;
   const text = d && ts.isVariableDeclaration(d) && d.initializer ? unwrap(d.initializer) : node;
-  return ts.isStringLiteralLike(text) && morePreciseThanV2(text.text) ? { node, what: "a timestamp written at v1's precision" } : undefined;
+  if (ts.isStringLiteralLike(text) && morePreciseThanV2(text.text)) return { node, what: "a timestamp written at v1's precision" };
+  return parsedFromText(node, declarationOf) ? { node, what: 'a value the program parses from saved text (`JSON.parse`: a cursor or cache a v1 run may have written)' } : undefined;
+}
+
+/** `cursor.publishedAfter` of `const cursor = JSON.parse(readFileSync(STATE, 'utf8'))` (or one branch of a conditional that is). */
+function parsedFromText(value: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  let root = unwrap(value);
+  while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) root = unwrap(root.expression);
+  const d = ts.isIdentifier(root) ? declarationOf(root) : undefined;
+  if (!d || !ts.isVariableDeclaration(d) || !d.initializer) return false;
+  let parses = false;
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.parse') parses = true;
+    else if (!parses && !ts.isFunctionLike(n)) ts.forEachChild(n, visit);
+  };
+  visit(d.initializer);
+  return parses;
 }

@@ -5,7 +5,9 @@
  * scope (a run in one batch), the program after it the unchanged files' trees from the program before
  * it, and the changed files' trees from the check that their new text parses.
  */
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
 import { UsageError } from '../errors.js';
@@ -80,10 +82,21 @@ export function readTsconfig(tsconfig: string): ProgramConfig {
   let problem: string | undefined;
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (problem = ts.flattenDiagnosticMessageText(d.messageText, ' ')) });
   if (!parsed || problem) throw new UsageError(`--tsconfig ${tsconfig}: ${problem ?? 'cannot be read'}`);
-  return {
-    options: { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false },
-    declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)),
-  };
+  const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false };
+  // The codemod's compiler (TypeScript 6) takes no @types package the tsconfig does not name; before 6,
+  // every one under node_modules/@types joined: a project built so reads `process` from @types/node.
+  if (options.types === undefined && (projectTypeScriptMajor(dirname(resolve(tsconfig))) ?? 5) < 6) options.types = ['*'];
+  return { options, declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)) };
+}
+
+/** The major version of the TypeScript a project installs, as Node resolves it from the project's folder. */
+function projectTypeScriptMajor(dir: string): number | undefined {
+  try {
+    const manifest = createRequire(join(dir, 'package.json')).resolve('typescript/package.json');
+    return Number((JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version.split('.')[0]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** TypeScript's lib files as ts-morph ships them (its compiler has no lib folder on disk). */

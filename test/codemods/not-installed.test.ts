@@ -82,3 +82,32 @@ it('says nothing of packages once they are installed', async () => {
   expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).summary.typeErrors.notInstalled).toBeUndefined();
   expect(readFileSync(join(dir, 'run.md'), 'utf8')).not.toMatch(/Warning/);
 });
+
+/** A project built with TypeScript 5, whose tsconfig names no `types`: every package under node_modules/@types joins its programs. */
+const GLOBAL_TYPES: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, noEmit: true }, include: ['*.ts'] }),
+  'package.json': '{ "type": "module" }',
+  'node_modules/@types/platform-env/package.json': '{ "name": "@types/platform-env", "version": "1.0.0", "types": "index.d.ts" }',
+  'node_modules/@types/platform-env/index.d.ts': 'declare const platformEnv: { base: string };\n',
+  'api.ts': [
+    'export async function groupNames(): Promise<string[]> {',
+    '  const res = await fetch(`${platformEnv.base}/iam/v1/groups`);',
+    '  const body = (await res.json()) as { items: { id: string; name: string }[] };',
+    '  return body.items.map((g) => `${g.id} ${g.name}`);',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+it('reads the @types packages a tsconfig without `types` takes in before TypeScript 6, and not after it', async () => {
+  const before = project(GLOBAL_TYPES);
+  const r = await runCli(['.'], { cwd: before });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toMatch(/1 files scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before 0, after 0/);
+
+  // A project that installs TypeScript 6 builds without them, and so does its self-check.
+  const after = project({ ...GLOBAL_TYPES, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' });
+  const six = await runCli(['.'], { cwd: after });
+  expect(six.code, six.stderr).toBe(0);
+  expect(six.stderr).toMatch(/type errors before 1, after 1/);
+});

@@ -1003,7 +1003,9 @@ export class Analysis {
     if (!owner || !ts.isIdentifier(owner.name)) return false;
     for (const id of this.identifiersNamed(owner.name.text)) {
       if (id === owner.name || this.text.declarationOf(id) !== owner) continue;
-      if (!(ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id)) return true;
+      // A class's table is read as `Platform.PATHS`; a member of it, `Platform.PATHS.groups`.
+      const table = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
+      if (!(ts.isPropertyAccessExpression(table.parent) && table.parent.expression === table)) return true;
     }
     return false;
   }
@@ -1074,10 +1076,10 @@ export function isNewUrl(e: ts.Expression): boolean {
   return ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'URL';
 }
 
-function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | undefined {
+function tableOf(member: ts.PropertyAssignment): ts.VariableDeclaration | ts.PropertyDeclaration | undefined {
   let n: ts.Node = member.parent.parent;
   while (ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isParenthesizedExpression(n)) n = n.parent;
-  return ts.isVariableDeclaration(n) ? n : undefined;
+  return ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n) ? n : undefined;
 }
 
 /**

@@ -149,6 +149,9 @@ export class StaticText {
       const table = declaration.parent.parent;
       const owner = ts.isAsExpression(table) || ts.isSatisfiesExpression(table) ? table.parent : table;
       if (ts.isVariableDeclaration(owner) && isConst(owner)) return { node, declaration, value: declaration.initializer };
+      // `Platform.PATHS.groups` of `static readonly PATHS = { groups: '/iam/v1/groups' }`, read by the class's name.
+      const read = ts.isPropertyAccessExpression(node) ? unwrap(node.expression) : undefined;
+      if (ts.isPropertyDeclaration(owner) && isStaticReadonly(owner) && read && ts.isPropertyAccessExpression(read) && readByClassName(read, owner)) return { node, declaration, value: declaration.initializer };
     }
     // `Groups.PATH` of `private static readonly PATH = '/iam/v1/groups'`; never `this.PATH`, which a subclass may override.
     if (ts.isPropertyDeclaration(declaration) && declaration.initializer && isStaticReadonly(declaration) && readByClassName(node, declaration)) return { node, declaration, value: declaration.initializer };

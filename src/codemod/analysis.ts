@@ -921,11 +921,18 @@ export class Analysis {
     return { resource: resourceOf(field.reference!.target), hydrated: field.reference!.hydratedFields.map((f) => f.name), calls: [...(this.types.seenOn.get(container) ?? [])] as V1Call[] };
   }
 
+  /** `T` of `getList<T>(path)`, a list reader: it stands for the records of every kind the reader is handed. */
+  private readerTypeParameter(arg: ts.TypeNode): boolean {
+    const declaration = ts.isTypeReferenceNode(arg) ? this.text.declarationOf(arg.typeName) : undefined;
+    const fn = declaration && ts.isTypeParameterDeclaration(declaration) ? declaration.parent : undefined;
+    return fn !== undefined && [...this.wrappers.byFunction.values()].some((w) => w.fn === fn && w.records !== undefined);
+  }
+
   /** A type seen on values of a call that stays on v1 and of one that migrates cannot take one set of names. */
   private markSharedTypes(): boolean {
     let demoted = false;
     this.readOneTypes.clear();
-    for (const node of this.genericUses) this.types.markForeignUses(node);
+    for (const node of this.genericUses) this.types.markForeignUses(node, (arg) => this.readerTypeParameter(arg));
     for (const node of this.dataTypes) this.types.markData(node);
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];

@@ -256,15 +256,17 @@ export class ResourceTypes {
 
   /**
    * Marks generic envelopes that are also instantiated with types that are no resource (a database
-   * page): those are used by API and non-API values alike and are not renamed in place.
+   * page), or with the type parameter of a reader of every kind's lists: those are used by values of
+   * other kinds too and are not renamed in place.
    */
-  markForeignUses(reference: ts.TypeReferenceNode): void {
+  markForeignUses(reference: ts.TypeReferenceNode, anyKind: (arg: ts.TypeNode) => boolean): void {
     const container = this.containerOf(reference.typeName);
     const generic = container && this.generics.get(container);
     const arg = reference.typeArguments?.[0];
     if (!generic || !arg) return;
     const role = this.roleOf(this.checker.getTypeFromTypeNode(arg));
-    if (!role && !isTypeParameterReference(arg)) {
+    // A type parameter stands for what its function is handed, unless that function reads any kind's list (`getList<T>(path)`).
+    if (!role && (!isTypeParameterReference(arg) || anyKind(arg))) {
       generic.foreign = true;
       this.typeCache.clear();
     }

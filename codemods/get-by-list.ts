@@ -24,7 +24,7 @@ function letNotFoundThrough(ctx: TransformContext, call: V1Call, missing: Extrac
   if (!fn) return;
   forEachNode(fn, (node) => {
     if (!ts.isIfStatement(node) || node.pos < call.call.end || node.pos > before) return;
-    if (!statusReadIn(node.expression, missing.response.text) || ctx.isClaimed(node.expression)) return;
+    if (!statusReadIn(node.expression, missing.response.text, missing.bare) || ctx.isClaimed(node.expression)) return;
     const condition = node.expression;
     const simple = !ts.isBinaryExpression(condition) || condition.operatorToken.kind !== ts.SyntaxKind.BarBarToken;
     const start = condition.getStart(ctx.sf);

@@ -1063,9 +1063,13 @@ function soleListElement(members: ts.NodeArray<ts.TypeElement>): ts.TypeNode | u
 
 /** `JSON.parse(raw) as Desired[]`, `const desired: Desired[] = JSON.parse(raw)`: a type on data the program parses from text that is no API answer. */
 function collectDataTypes(file: FileAnalysis, out: ts.TypeNode[]): void {
-  const parsedData = (e: ts.Expression | undefined) => {
+  // Also one branch of a choice: `existsSync(FILE) ? JSON.parse(readFileSync(FILE, 'utf8')) : []`, `JSON.parse(raw) ?? []`.
+  const parsedData = (e: ts.Expression | undefined): boolean => {
     const n = e && unwrap(e);
-    return Boolean(n && ts.isCallExpression(n) && n.expression.getText(file.sf) === 'JSON.parse' && !file.flow.shapeOf(n));
+    if (!n) return false;
+    if (ts.isConditionalExpression(n)) return parsedData(n.whenTrue) || parsedData(n.whenFalse);
+    if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) return parsedData(n.left) || parsedData(n.right);
+    return ts.isCallExpression(n) && n.expression.getText(file.sf) === 'JSON.parse' && !file.flow.shapeOf(n);
   };
   for (const node of nodesOf(file.sf).ofKinds(ts.SyntaxKind.AsExpression, ts.SyntaxKind.VariableDeclaration)) {
     if (ts.isAsExpression(node) && parsedData(node.expression)) out.push(node.type);

@@ -12,19 +12,34 @@ import { parsedInChain, type V1Call } from './v1-calls.js';
  * in a variable (fetch, undici, a wrapper answering the response), or, for a client that throws on
  * 404 (axios, got, ky, a wrapper over them), by a value the missing-record helper gives in its place.
  */
-/** `res.status` (or `res.statusCode`) when a condition reads the response's `ok`, `status` or `statusCode`. */
-export function statusReadIn(condition: ts.Node, response: string): string | undefined {
+/**
+ * `res.status` (or `res.statusCode`) when a condition reads the response's `ok`, `status` or
+ * `statusCode`; with `bare`, `response` names the status itself, taken out of the response
+ * (`const { statusCode, body } = await request(url)`), and a read of that name is the status.
+ */
+export function statusReadIn(condition: ts.Node, response: string, bare = false): string | undefined {
   let found: string | undefined;
   const look = (e: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response && /^(ok|status|statusCode)$/.test(e.name.text)) found ??= `${response}.${e.name.text === 'statusCode' ? 'statusCode' : 'status'}`;
+    if (bare && ts.isIdentifier(e) && e.text === response && !(ts.isPropertyAccessExpression(e.parent) && e.parent.name === e)) found ??= response;
+    else if (!bare && ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response && /^(ok|status|statusCode)$/.test(e.name.text)) found ??= `${response}.${e.name.text === 'statusCode' ? 'statusCode' : 'status'}`;
     else ts.forEachChild(e, look);
   };
   look(condition);
   return found;
 }
 
+/** `statusCode` of `const { statusCode, body } = await request(url)` (undici), `status` of a fetch response taken apart so. */
+function destructuredStatus(call: V1Call): ts.Identifier | undefined {
+  let n: ts.Node = call.call.parent;
+  while (ts.isAwaitExpression(n) || ts.isParenthesizedExpression(n)) n = n.parent;
+  if (!ts.isVariableDeclaration(n) || !ts.isObjectBindingPattern(n.name)) return undefined;
+  const key = call.client === 'undici' ? 'statusCode' : 'status';
+  const element = n.name.elements.find((e) => !e.dotDotDotToken && (e.propertyName ?? e.name).getText() === key && ts.isIdentifier(e.name));
+  return element?.name as ts.Identifier | undefined;
+}
+
 export type Missing =
-  | { by: 'status'; status: string; response: ts.Identifier }
+  | { by: 'status'; status: string; response: ts.Identifier; bare?: boolean }
   | { by: 'helper'; target: ts.Expression; missing?: string; response?: ts.Identifier }
   | { by: 'none'; why: string };
 
@@ -38,10 +53,12 @@ export function missingBy(call: V1Call, flow: DataFlow): Missing {
   const returnsResponse = !call.via || call.via.returns === 'response';
   if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {
     const response = flow.responseVariable(call);
-    if (!response) return stays('the response is not kept in a variable whose status could be tested');
-    const own = ownNotFoundTest(call, response);
+    const status = response ? undefined : destructuredStatus(call);
+    if (!response && !status) return stays('the response is not kept in a variable whose status could be tested');
+    const own = ownNotFoundTest(call, (response ?? status)!, Boolean(status));
     if (own) return stays(`the program tests a 404 itself here (\`${own}\`), which v1 answered for something else: the two cannot be told apart`);
-    return { by: 'status', response, status: `${response.text}.${call.client === 'undici' ? 'statusCode' : 'status'}` };
+    if (status) return { by: 'status', response: status, status: status.text, bare: true };
+    return { by: 'status', response: response!, status: `${response!.text}.${call.client === 'undici' ? 'statusCode' : 'status'}` };
   }
   if ((call.client === 'fetch' || call.client === 'undici') && !call.via?.throws) return stays('the wrapper hands the 404\'s error body back as if it were the record');
   if (call.client === 'fetch' || call.client === 'undici') return { by: 'helper', target: call.call };
@@ -63,11 +80,12 @@ export function missingBy(call: V1Call, flow: DataFlow): Missing {
  * answered a missing record with 404, so the program's own 404 meant something else (a route not
  * served); once v2 answers a missing record so, the two are one status.
  */
-function ownNotFoundTest(call: V1Call, response: ts.Identifier): string | undefined {
+function ownNotFoundTest(call: V1Call, response: ts.Identifier, bare = false): string | undefined {
   let scope: ts.Node = call.call;
   while (!ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
   let found: string | undefined;
-  const isStatus = (e: ts.Expression) => ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response.text && (e.name.text === 'status' || e.name.text === 'statusCode');
+  const isStatus = (e: ts.Expression) =>
+    bare ? ts.isIdentifier(e) && e.text === response.text : ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === response.text && (e.name.text === 'status' || e.name.text === 'statusCode');
   const isNotFound = (e: ts.Expression) => ts.isNumericLiteral(e) && Number(e.text) === GRPC_CODES.NOT_FOUND.http;
   const visit = (n: ts.Node): void => {
     // Only what comes after the request; what holds it is walked into.

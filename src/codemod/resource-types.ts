@@ -169,7 +169,8 @@ export class ResourceTypes {
    */
   markData(node: ts.TypeNode): void {
     const t = this.checker.getTypeFromTypeNode(node);
-    const element = this.checker.isArrayType(t) ? this.checker.getTypeArguments(t as ts.TypeReference)[0] : t;
+    // `Desired[]`, or `Record<string, Group>` of a cache keyed by id.
+    const element = this.checker.isArrayType(t) ? this.checker.getTypeArguments(t as ts.TypeReference)[0] : (t.getStringIndexType() ?? t);
     const owner = element && soleOwner(element);
     if (owner && this.containers.has(owner) && !this.fromData.has(owner)) {
       this.fromData.add(owner);

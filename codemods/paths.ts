@@ -54,6 +54,23 @@ function someLiteral(node: ts.Node, test: (l: PathLiteral) => boolean): boolean 
   return (isPathLiteral(node) && test(node)) || (ts.forEachChild(node, (child) => someLiteral(child, test) || undefined) ?? false);
 }
 
+/** `ENDPOINTS[kind]` or `Object.entries(ENDPOINTS)` in this file, where a path literal is a member of the const table ENDPOINTS. */
+function tableReadByKey(ctx: TransformContext, literal: ts.Node): string | undefined {
+  const member = literal.parent;
+  if (!ts.isPropertyAssignment(member) || member.initializer !== literal) return undefined;
+  let holder: ts.Node = member.parent.parent;
+  while (ts.isAsExpression(holder) || ts.isSatisfiesExpression(holder) || ts.isParenthesizedExpression(holder)) holder = holder.parent;
+  if (!ts.isVariableDeclaration(holder) || !ts.isIdentifier(holder.name)) return undefined;
+  const name = holder.name.text;
+  for (const id of nodesOf(ctx.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
+    if (id.text !== name || id === holder.name || ctx.analysis.text.declarationOf(id) !== holder) continue;
+    const read = id.parent;
+    if (ts.isElementAccessExpression(read) && read.expression === id && !ts.isStringLiteralLike(read.argumentExpression)) return `\`${read.getText()}\``;
+    if (ts.isCallExpression(read) && /^Object\.(keys|values|entries)$/.test(read.expression.getText()) && read.arguments[0] === id) return `\`${read.getText()}\``;
+  }
+  return undefined;
+}
+
 /** A literal given to the variable an unplaced call takes its URL from (`url = `${BASE}/iam/v1/...``): that call's note covers it. */
 function urlOfUnplaced(ctx: TransformContext, literal: ts.Node): boolean {
   const declarationOf = (n: ts.Node) => ctx.analysis.text.declarationOf(n);
@@ -94,7 +111,8 @@ export const paths: Transform = {
         const spellings = renamedCollections().map(([v1, v2]) => `${v1} as ${v2}`).join(', ');
         ctx.todo(literal, `the collection in this v1 path is chosen at run time, so it stays on v1: v2beta1 spells ${spellings}; migrate it by hand`);
       } else if (!ctx.file.unplaced.some((u) => literal.pos >= u.pos && literal.end <= u.end) && !urlOfUnplaced(ctx, literal)) {
-        ctx.todo(literal, 'no call migrate-v2 recognises reads this v1 path, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)');
+        const byKey = tableReadByKey(ctx, literal);
+        ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand (uid, createTime, list keys, pages)` : 'no call migrate-v2 recognises reads this v1 path, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)');
       }
     }
   },

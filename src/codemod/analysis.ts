@@ -934,6 +934,7 @@ export class Analysis {
     this.readOneTypes.clear();
     for (const node of this.genericUses) this.types.markForeignUses(node, (arg) => this.readerTypeParameter(arg));
     for (const node of this.dataTypes) this.types.markData(node);
+    this.types.seenThroughFeeders();
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
       const migrating = v1Calls.some((c) => this.plan.migrates(c));
@@ -1192,10 +1193,11 @@ function isExportedClass(c: ts.ClassDeclaration): boolean {
   return hasModifier(c, ts.SyntaxKind.ExportKeyword) || exportedByName(c.getSourceFile(), c.name?.text ?? '');
 }
 
-/** The generic function a constraint belongs to (`indexById()`), or the constraint's type. */
+/** The function a constraint (`indexById<T extends { id: string }>`) or a parameter's type written in place (`label(g: { id: string })`) belongs to, or the constraint's type. */
 function helperName(container: Container): string {
-  const parameter = container.parent;
-  const fn = ts.isTypeParameterDeclaration(parameter) ? parameter.parent : undefined;
+  let parameter: ts.Node = container.parent;
+  if (ts.isArrayTypeNode(parameter)) parameter = parameter.parent;
+  const fn = ts.isTypeParameterDeclaration(parameter) || ts.isParameter(parameter) ? parameter.parent : undefined;
   const name = fn && 'name' in fn && fn.name && ts.isIdentifier(fn.name) ? fn.name.text : undefined;
   return name ? `${name}()` : `the generic helper constrained by ${containerName(container)}`;
 }

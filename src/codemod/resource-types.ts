@@ -71,6 +71,12 @@ export class ResourceTypes {
    * values are no API records; by the record type's declaration, with its base and the calls seen on it.
    */
   readonly inheriting = new Map<ts.InterfaceDeclaration | ts.TypeAliasDeclaration, SharedBase>();
+  /**
+   * Parameter types written in place (`label(g: { id: string })`) and the record types of the values
+   * handed to them where no call is traced (an app's `Group` from an API package): the calls those
+   * record types are seen on reach the parameter too.
+   */
+  readonly fedBy = new Map<Container, Set<Container>>();
   private context: { call?: object; pinned: boolean } = { pinned: false };
   private readonly typeCache = new Map<ts.Type, CheckedRole | null>();
 
@@ -84,6 +90,7 @@ export class ResourceTypes {
     this.foreign.clear();
     this.fromData.clear();
     this.seenOn.clear();
+    this.fedBy.clear();
     this.unwritable.clear();
     this.inheriting.clear();
     this.typeCache.clear();
@@ -153,13 +160,36 @@ export class ResourceTypes {
   markForeignArgument(parameterType: ts.TypeNode | undefined): void {
     let node = parameterType;
     if (node && ts.isArrayTypeNode(node)) node = node.elementType;
-    if (!node || !ts.isTypeReferenceNode(node)) return;
-    const constraint = this.constraintOf(node.typeName);
+    // `label(x: { id: string; name: string })` handed a record and a task of the program's own: the type written in place.
+    const inPlace = node && ts.isTypeLiteralNode(node) ? node : undefined;
+    if (!inPlace && (!node || !ts.isTypeReferenceNode(node))) return;
+    const constraint = inPlace ?? this.constraintOf((node as ts.TypeReferenceNode).typeName);
     const container = constraint && (ts.isTypeLiteralNode(constraint) ? constraint : ts.isTypeReferenceNode(constraint) ? this.containerOf(constraint.typeName) : undefined);
     if (container && !this.foreign.has(container)) {
       this.foreign.add(container);
       this.pinned.add(container);
       this.typeCache.clear();
+    }
+  }
+
+  /** A record handed to a parameter typed in place, by the value's own record type (`label(group)`, `group: Group`). */
+  noteFed(parameterType: ts.TypeNode | undefined, valueType: ts.Type): void {
+    const node = parameterType && ts.isArrayTypeNode(parameterType) ? parameterType.elementType : parameterType;
+    if (!node || !ts.isTypeLiteralNode(node)) return;
+    const element = this.checker.isArrayType(valueType) ? this.checker.getTypeArguments(valueType as ts.TypeReference)[0] : valueType;
+    const owner = element && soleOwner(element);
+    if (!owner || owner === node || !this.containers.has(owner)) return;
+    const feeders = this.fedBy.get(node) ?? new Set<Container>();
+    feeders.add(owner);
+    this.fedBy.set(node, feeders);
+  }
+
+  /** The calls a parameter typed in place is reached by through the record types handed to it, added to those seen on it. */
+  seenThroughFeeders(): void {
+    for (const [fed, feeders] of this.fedBy) {
+      const calls = this.seenOn.get(fed) ?? new Set<object>();
+      for (const feeder of feeders) for (const call of this.seenOn.get(feeder) ?? []) calls.add(call);
+      this.seenOn.set(fed, calls);
     }
   }
 

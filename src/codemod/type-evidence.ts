@@ -161,7 +161,11 @@ export class TypeEvidence {
         return;
       }
       const parameter = parameterOf(i);
-      if (parameter && !parameter.dotDotDotToken) attach(parameter.type, shape);
+      if (!parameter || parameter.dotDotDotToken) return;
+      attach(parameter.type, shape);
+      // A record the checker knows by its type alone: the calls seen on that type reach the parameter.
+      const written = parameter.type && ts.isArrayTypeNode(parameter.type) ? parameter.type.elementType : parameter.type;
+      if (written && ts.isTypeLiteralNode(written) && !('call' in shape && shape.call)) this.types.noteFed(parameter.type, this.checker.getTypeAtLocation(arg));
     });
   }
 }

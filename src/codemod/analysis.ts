@@ -13,7 +13,7 @@ import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
 import { readsNoFieldByName } from './callees-reading-nothing.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
-import { enclosingScope, forEachNode, isAssignment, isFallback, propertyOf, usesOf, writtenRecords } from './syntax.js';
+import { isAssignment, isFallback, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -1120,15 +1120,12 @@ function sentBody(argument: ts.Expression): ts.Expression[] {
 function bodiesSetOn(argument: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Expression[] {
   const name = unwrap(argument);
   const declaration = ts.isIdentifier(name) ? declarationOf(name) : undefined;
-  const scope = declaration && enclosingScope(declaration);
-  if (!scope || !ts.isIdentifier(name)) return [];
-  const out: ts.Expression[] = [];
-  forEachNode(scope, (n) => {
-    if (!ts.isBinaryExpression(n) || n.operatorToken.kind !== ts.SyntaxKind.EqualsToken || !ts.isPropertyAccessExpression(n.left)) return;
-    const target = n.left.expression;
-    if (['body', 'data', 'json'].includes(n.left.name.text) && ts.isIdentifier(target) && target.text === name.text && declarationOf(target) === declaration) out.push(n.right);
+  if (!declaration || !ts.isVariableDeclaration(declaration)) return [];
+  return usesOf(argument.getSourceFile(), declaration, declarationOf).flatMap((id) => {
+    const member = id.parent;
+    const set = ts.isPropertyAccessExpression(member) && member.expression === id && ['body', 'data', 'json'].includes(member.name.text) && ts.isBinaryExpression(member.parent) && member.parent.left === member && member.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+    return set ? [(member.parent as ts.BinaryExpression).right] : [];
   });
-  return out;
 }
 
 /** The functions other modules may call: exported functions and function constants, and the public methods of exported classes. */

@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { isProjectSource } from './resource-types.js';
-import { propertyKey, propertyOf } from './syntax.js';
+import { assignedTo, propertyKey, propertyOf, usesOf } from './syntax.js';
 import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
@@ -271,19 +271,10 @@ export function optionsOf(node: ts.Expression | undefined, call: ts.CallExpressi
 function onlyThisCallReads(argument: ts.Expression, call: ts.CallExpression, text: StaticText): boolean {
   const name = unwrap(argument);
   const declaration = ts.isIdentifier(name) ? text.declarationOf(name) : undefined;
-  const scope = declaration && enclosingBlock(declaration);
-  if (!scope || !ts.isIdentifier(name)) return false;
-  let reads = 0;
-  const visit = (n: ts.Node): void => {
-    if (ts.isIdentifier(n) && n.text === name.text && n !== (declaration as ts.VariableDeclaration).name && text.declarationOf(n) === declaration) {
-      const member = n.parent;
-      const set = ts.isPropertyAccessExpression(member) && member.expression === n && ts.isBinaryExpression(member.parent) && member.parent.left === member && member.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
-      if (!set) reads += 1;
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(scope);
-  return reads === 1 && call.arguments.includes(argument);
+  if (!declaration || !ts.isVariableDeclaration(declaration)) return false;
+  const set = (id: ts.Identifier) => ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id && ts.isBinaryExpression(id.parent.parent) && id.parent.parent.left === id.parent && id.parent.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+  const reads = usesOf(call.getSourceFile(), declaration, (n) => text.declarationOf(n)).filter((id) => !set(id));
+  return reads.length === 1 && reads[0] === name;
 }
 
 function enclosingBlock(node: ts.Node): ts.Node | undefined {
@@ -356,15 +347,9 @@ export interface CallScan {
 function givenV1Paths(urlNode: ts.Expression, text: StaticText): boolean {
   const name = unwrap(urlNode);
   const declaration = ts.isIdentifier(name) ? text.declarationOf(name) : undefined;
-  const scope = declaration && ts.isVariableDeclaration(declaration) && enclosingBlock(declaration);
-  if (!scope || !ts.isIdentifier(name)) return false;
-  const values: ts.Expression[] = (declaration as ts.VariableDeclaration).initializer ? [(declaration as ts.VariableDeclaration).initializer!] : [];
-  const visit = (n: ts.Node): void => {
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && n.left.text === name.text && text.declarationOf(n.left) === declaration) values.push(n.right);
-    ts.forEachChild(n, visit);
-  };
-  visit(scope);
-  return values.some((v) => hasV1Path(text.of(v)?.text ?? ''));
+  if (!declaration || !ts.isVariableDeclaration(declaration)) return false;
+  const given = usesOf(urlNode.getSourceFile(), declaration, (n) => text.declarationOf(n)).flatMap((id) => (assignedTo(id) ? [(id.parent as ts.BinaryExpression).right] : []));
+  return [...(declaration.initializer ? [declaration.initializer] : []), ...given].some((v) => hasV1Path(text.of(v)?.text ?? ''));
 }
 
 /** Why a call whose method the call site does not write stays on v1. */

@@ -7,7 +7,7 @@
  * taken from the arguments.
  */
 import { ts } from 'ts-morph';
-import { collectionBase, RESOURCES, type HttpMethod } from '../contract/index.js';
+import { collectionBase, GRPC_CODES, RESOURCES, type HttpMethod } from '../contract/index.js';
 import { functionOf, HOLE, PARAMETER_MARK, returnedExpressions, StaticText, unwrap, type Evaluated } from './static-text.js';
 import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
@@ -239,7 +239,7 @@ export function notFoundMeets(e: ts.Expression, response: string): boolean | num
   const n = ts.isParenthesizedExpression(e) ? e.expression : e;
   if (ts.isNumericLiteral(n)) return Number(n.text);
   if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === response) {
-    return n.name.text === 'ok' ? false : n.name.text === 'status' || n.name.text === 'statusCode' ? 404 : undefined;
+    return n.name.text === 'ok' ? false : STATUS_PROPERTIES.has(n.name.text) ? GRPC_CODES.NOT_FOUND.http : undefined;
   }
   if (ts.isPrefixUnaryExpression(n) && n.operator === ts.SyntaxKind.ExclamationToken) {
     const v = notFoundMeets(n.operand, response);

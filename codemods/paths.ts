@@ -26,15 +26,6 @@ function insertCopy(ctx: TransformContext, copy: PathCopy): void {
   for (const ref of copy.redirect) ctx.replace(ts.isPropertyAccessExpression(ref.node) ? ref.node.name : ref.node, copy.name);
 }
 
-/** v1 literals of the file that no recognised call or test double reads: the code that reads them is not followed. */
-function strayLiterals(ctx: TransformContext): PathLiteral[] {
-  const out: PathLiteral[] = [];
-  forEachNode(ctx.sf, (node) => {
-    if (isPathLiteral(node) && hasV1Path(node.text) && !ctx.analysis.plan.readLiterals.has(node) && !ctx.analysis.doubles.literals.has(node)) out.push(node);
-  });
-  return out;
-}
-
 /** `.../iam/${version}/groups` where `version` is a parameter or variable that defaults to 'v1'. */
 function versionChosenAtRunTime(ctx: TransformContext): PathLiteral[] {
   const out: PathLiteral[] = [];
@@ -106,7 +97,7 @@ export const paths: Transform = {
     for (const literal of versionChosenAtRunTime(ctx)) {
       ctx.todo(literal, `the API version in this path is a parameter that defaults to '${V1_SEGMENT}': v2beta1 differs in more than the version (collection spellings, list keys, field names, pages), so its calls stay on v1; migrate them by hand`);
     }
-    for (const literal of strayLiterals(ctx)) {
+    for (const literal of ctx.analysis.strayLiterals(ctx.sf)) {
       if (runtimeCollection(literal)) {
         const spellings = renamedCollections().map(([v1, v2]) => `${v1} as ${v2}`).join(', ');
         ctx.todo(literal, `the collection in this v1 path is chosen at run time, so it stays on v1: v2beta1 spells ${spellings}; migrate it by hand`);

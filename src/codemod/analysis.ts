@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
-import { functionOf, StaticText, unwrap, type FollowedReference } from './static-text.js';
+import { functionOf, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
 import { readsNoFieldByName } from './callees-reading-nothing.js';
@@ -23,6 +23,7 @@ import { hasModifier } from './module-shape.js';
 import { Wrappers, type Wrapper } from './wrappers.js';
 import { readerGet, type ReaderGet } from './reader-gets.js';
 import { pageSlot } from './list-readers.js';
+import { answerTypesOf, strayV1Literals, type UnmigratedAnswerType } from './unmigrated-requests.js';
 import type { CodemodConfig } from './config.js';
 import { DoublePlan } from './double-plan.js';
 import { NO_DATA, type DataAccess } from './data-files.js';
@@ -60,6 +61,8 @@ export class Analysis {
   readonly genericUses: ts.TypeReferenceNode[] = [];
   /** Types written on data parsed from text that is no API answer (`JSON.parse(raw) as Desired[]`). */
   private readonly dataTypes: ts.TypeNode[] = [];
+  /** Types written on the answers of v1 requests that stay on v1 because no recognised call makes them or they cannot be placed. */
+  private readonly unmigratedTypes: UnmigratedAnswerType[] = [];
   /** Names of the fields v2beta1 does not serve, as the contract stands for this run (assumptions may be rejected). */
   readonly goneFields = goneFieldNames();
   /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
@@ -92,6 +95,7 @@ export class Analysis {
     for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), this.doubles.hasDoubles(file.sf) ? returnOf : undefined);
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     for (const file of this.files.values()) collectDataTypes(file, this.dataTypes);
+    for (const file of this.files.values()) this.unmigratedTypes.push(...answerTypesOf(file.sf, [...this.strayLiterals(file.sf), ...file.unplaced], (n) => this.text.declarationOf(n)));
     this.keepMeetingCallsTogether();
     this.keepCallsHeldTogether();
     this.keepDestructuredReads();
@@ -121,6 +125,11 @@ export class Analysis {
       if (!kept) return;
     }
     this.plan.planPaths();
+  }
+
+  /** v1 path literals of a file that no recognised call or test double reads: requests migrate-v2 does not recognise, or no requests at all. */
+  strayLiterals(sf: ts.SourceFile): PathLiteral[] {
+    return strayV1Literals(sf, (literal) => this.plan.readLiterals.has(literal) || this.doubles.literals.has(literal));
   }
 
   private callNodes?: Set<ts.CallExpression>;
@@ -934,13 +943,16 @@ export class Analysis {
     this.readOneTypes.clear();
     for (const node of this.genericUses) this.types.markForeignUses(node, (arg) => this.readerTypeParameter(arg));
     for (const node of this.dataTypes) this.types.markData(node);
+    for (const { type, request } of this.unmigratedTypes) this.types.markData(type, placeOf(request, request.getSourceFile()));
     this.types.seenThroughFeeders();
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
       const migrating = v1Calls.some((c) => this.plan.migrates(c));
       const why = !migrating || !this.types.pinned.has(container)
         ? undefined
-        : this.types.fromData.has(container)
+        : this.types.fromUnmigrated.has(container)
+          ? `the type ${containerName(container)} also types the answer of a v1 request that migrate-v2 cannot migrate (${this.types.fromUnmigrated.get(container)}), whose keys stay v1's: migrate that request with these calls, or give the v2 records a type of their own`
+          : this.types.fromData.has(container)
           ? `the type ${containerName(container)} also types data the program parses itself (JSON.parse), whose keys stay v1's: give the v2 records a type of their own`
           : this.types.foreign.has(container)
           ? `${helperName(container)} is handed these records and values that are no API records alike, and reads them by the same names: give it a v2 variant of its own`

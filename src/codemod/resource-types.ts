@@ -58,6 +58,8 @@ export class ResourceTypes {
   readonly foreign = new Set<Container>();
   /** Containers that type data the program reads from elsewhere (`JSON.parse(text) as Desired[]`): its keys are v1's, so they keep their names. */
   readonly fromData = new Set<Container>();
+  /** Of those, the ones typing the answer of a v1 request that stays on v1 (no recognised call makes it, or it cannot be placed), by where it is written. */
+  readonly fromUnmigrated = new Map<Container, string>();
   /**
    * Containers of a declaration file (`globals.d.ts`, a package's types) seen on values of calls
    * that would migrate, naming a member v2 renames: they are not rewritten, so those calls cannot
@@ -89,6 +91,7 @@ export class ResourceTypes {
     this.pinned.clear();
     this.foreign.clear();
     this.fromData.clear();
+    this.fromUnmigrated.clear();
     this.seenOn.clear();
     this.fedBy.clear();
     this.unwritable.clear();
@@ -195,16 +198,15 @@ export class ResourceTypes {
 
   /**
    * A type written on data the program reads from a file or a string (`JSON.parse(text) as
-   * Desired[]`, `Desired = Pick<Identity, 'id'>`): the container it is made of keeps its names.
+   * Desired[]`, `Desired = Pick<Identity, 'id'>`), or on the answer of a request that stays on v1
+   * (`unmigratedAt` says where): the record types it is made of keep their names.
    */
-  markData(node: ts.TypeNode): void {
-    const t = this.checker.getTypeFromTypeNode(node);
-    // `Desired[]`, or `Record<string, Group>` of a cache keyed by id.
-    const element = this.checker.isArrayType(t) ? this.checker.getTypeArguments(t as ts.TypeReference)[0] : (t.getStringIndexType() ?? t);
-    const owner = element && soleOwner(element);
-    if (owner && this.containers.has(owner) && !this.fromData.has(owner)) {
+  markData(node: ts.TypeNode, unmigratedAt?: string): void {
+    for (const owner of recordOwners(this.checker, this.checker.getTypeFromTypeNode(node))) {
+      if (!this.containers.has(owner) || this.fromData.has(owner)) continue;
       this.fromData.add(owner);
       this.pinned.add(owner);
+      if (unmigratedAt) this.fromUnmigrated.set(owner, unmigratedAt);
       this.typeCache.clear();
     }
   }
@@ -430,6 +432,24 @@ function isTypeParameterReference(node: ts.TypeNode): boolean {
 }
 
 /** The interface or type literal that declares every member of an object type (mapped types over it and spreads of it keep their members' declarations). */
+/**
+ * The record types a type written on data is made of: itself, the elements of an array, the values
+ * of a `Record<string, T>` cache, what a promise gives, each member of a union, and the members of
+ * an envelope written in place (`{ items: Group[] }`).
+ */
+function recordOwners(checker: ts.TypeChecker, t: ts.Type, depth = 0): Container[] {
+  if (depth > 3) return [];
+  if (t.isUnion()) return t.types.flatMap((u) => recordOwners(checker, u, depth + 1));
+  if (checker.isArrayType(t) || checker.isTupleType(t)) return checker.getTypeArguments(t as ts.TypeReference).flatMap((e) => recordOwners(checker, e, depth + 1));
+  const awaited = checker.getAwaitedType(t);
+  if (awaited && awaited !== t) return recordOwners(checker, awaited, depth + 1);
+  const values = t.getStringIndexType();
+  if (values) return recordOwners(checker, values, depth + 1);
+  const owner = soleOwner(t);
+  const inPlace = owner && ts.isTypeLiteralNode(owner) ? owner.members.flatMap((m) => (ts.isPropertySignature(m) && m.type ? recordOwners(checker, checker.getTypeFromTypeNode(m.type), depth + 1) : [])) : [];
+  return owner ? [owner, ...inPlace] : [];
+}
+
 function soleOwner(t: ts.Type): Container | undefined {
   if (!(t.flags & ts.TypeFlags.Object)) return undefined;
   let owner: ts.Node | undefined;

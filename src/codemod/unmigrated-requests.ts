@@ -1,0 +1,81 @@
+/**
+ * v1 requests that no recognised call makes: a v1 path written where no call migrate-v2 recognises
+ * reads it (a wrapper taking one options object, an SDK of the team's own), and recognised calls
+ * whose URL or method cannot be placed. Both stay on v1, so the types written on their answers
+ * describe v1 records: those keep v1's names, whatever other calls they are seen on.
+ */
+import { ts } from 'ts-morph';
+import { hasV1Path } from '../contract/index.js';
+import { isPathLiteral, type PathLiteral } from './static-text.js';
+import { forEachNode, usesOf } from './syntax.js';
+
+/** v1 path literals of a file that no recognised call or test double reads. */
+export function strayV1Literals(sf: ts.SourceFile, known: (literal: PathLiteral) => boolean): PathLiteral[] {
+  const out: PathLiteral[] = [];
+  forEachNode(sf, (node) => {
+    if (isPathLiteral(node) && hasV1Path(node.text) && !known(node)) out.push(node);
+  });
+  return out;
+}
+
+/** A type written on the answer of a request that stays on v1, with the request it types. */
+export interface UnmigratedAnswerType {
+  type: ts.TypeNode;
+  request: ts.Node;
+}
+
+/**
+ * The types a program writes on the answers of `requests`: in the statement that makes the request
+ * (`api<{ items: Group[] }>({ path })`, `as Group[]`, `(g: Group) => ...`), in the statements that
+ * read the variable it is held in (`(await res.json()) as Group[]`), and the declared return type of
+ * the function that returns it. Written nearby, not followed through the program: a record type
+ * met there keeps its names, which only keeps calls on v1 with a note.
+ */
+export function answerTypesOf(sf: ts.SourceFile, requests: readonly ts.Node[], declarationOf: (n: ts.Node) => ts.Declaration | undefined): UnmigratedAnswerType[] {
+  const out: UnmigratedAnswerType[] = [];
+  for (const request of requests) {
+    const statement = holdingStatement(request);
+    const statements = [statement, ...readersOfHeld(sf, statement, request, declarationOf)];
+    for (const s of statements) {
+      for (const type of typesWrittenIn(s)) out.push({ type, request });
+      const returned = ts.isReturnStatement(s) || (ts.isArrowFunction(s.parent) && s.parent.body === s) ? returnTypeOf(s) : undefined;
+      if (returned) out.push({ type: returned, request });
+    }
+  }
+  return out;
+}
+
+/** The statement or class member a request is written in: the smallest unit that holds its answer. */
+function holdingStatement(node: ts.Node): ts.Node {
+  let n = node;
+  while (n.parent && !ts.isSourceFile(n.parent) && !ts.isBlock(n.parent) && !ts.isClassLike(n.parent) && !ts.isCaseOrDefaultClause(n.parent) && !(ts.isArrowFunction(n.parent) && n.parent.body === n)) n = n.parent;
+  return n;
+}
+
+/** `const res = await send('/iam/v1/groups')`: the statements of its scope that read `res`. */
+function readersOfHeld(sf: ts.SourceFile, statement: ts.Node, request: ts.Node, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Node[] {
+  if (!ts.isVariableStatement(statement)) return [];
+  const held = statement.declarationList.declarations.find((d) => d.initializer && request.pos >= d.initializer.pos && request.end <= d.initializer.end);
+  if (!held || !ts.isIdentifier(held.name) || held.type) return [];
+  return [...new Set(usesOf(sf, held, declarationOf).map(holdingStatement))].filter((s) => s !== statement);
+}
+
+/** The outermost type nodes written in a statement (`as const` is no type of the answer's). */
+function typesWrittenIn(statement: ts.Node): ts.TypeNode[] {
+  const out: ts.TypeNode[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isTypeNode(node)) {
+      if (!ts.isConstTypeReference(node)) out.push(node);
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(statement);
+  return out;
+}
+
+/** The declared return type of the function a statement returns from. */
+function returnTypeOf(statement: ts.Node): ts.TypeNode | undefined {
+  for (let n = statement.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return n.type;
+  return undefined;
+}

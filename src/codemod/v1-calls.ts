@@ -352,6 +352,39 @@ function givenV1Paths(urlNode: ts.Expression, text: StaticText): boolean {
   return [...(declaration.initializer ? [declaration.initializer] : []), ...given].some((v) => hasV1Path(text.of(v)?.text ?? ''));
 }
 
+/**
+ * `api.interceptors.response.use((res) => res.data)`: an axios interceptor that answers something
+ * other than the response it is handed, set on the instance (or the default axios) an axios call
+ * goes through, in the file that makes the instance; written as it is. Its calls answer what
+ * migrate-v2 cannot read, so they stay on v1.
+ */
+function reshapingInterceptor(call: ts.CallExpression, text: StaticText): string | undefined {
+  const callee = call.expression;
+  const target = ts.isPropertyAccessExpression(callee) ? callee.expression : callee;
+  const name = ts.isPropertyAccessExpression(target) ? target.name : target;
+  if (!ts.isIdentifier(name)) return undefined;
+  const home = text.declarationOf(name)?.getSourceFile() ?? call.getSourceFile();
+  for (const use of nodesOf(home).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+    const user = use.expression;
+    if (!ts.isPropertyAccessExpression(user) || user.name.text !== 'use' || !/(^|\.)interceptors\.response$/.test(user.expression.getText(home))) continue;
+    const owner = (user.expression as ts.PropertyAccessExpression).expression as ts.PropertyAccessExpression;
+    const ownerName = ts.isPropertyAccessExpression(owner.expression) ? owner.expression.name.getText(home) : owner.expression.getText(home);
+    if (ownerName !== name.text) continue;
+    const handler = use.arguments[0] && unwrap(use.arguments[0]);
+    if (!handler || handler.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(handler) && handler.text === 'undefined') || answersWhatItIsHanded(handler)) continue;
+    return `the client of this v1 call has a response interceptor that answers something other than the response (\`${use.getText(home).length <= 60 ? use.getText(home) : 'interceptors.response.use(...)'}\`): migrate-v2 cannot tell what the call gives its caller, so it stays on v1; migrate it by hand`;
+  }
+  return undefined;
+}
+
+/** `(res) => res`, `(res) => { log(res); return res; }`: a handler that answers the response it is handed. */
+function answersWhatItIsHanded(handler: ts.Expression): boolean {
+  if (!ts.isArrowFunction(handler) && !ts.isFunctionExpression(handler)) return false;
+  const param = handler.parameters[0]?.name;
+  const returned = returnedExpressions(handler);
+  return param !== undefined && ts.isIdentifier(param) && returned.length > 0 && returned.every((r) => ts.isIdentifier(unwrap(r)) && (unwrap(r) as ts.Identifier).text === param.text);
+}
+
 /** Why a call whose method the call site does not write stays on v1. */
 function methodUnknown(r: Transport): string | undefined {
   const from = r.methodExpression ?? r.initExpression;
@@ -381,7 +414,7 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         // The query option is part of the URL the server sees: a read of one record may be written `searchParams: { id }`.
         const handed = r.query ? `${url.includes('?') ? '&' : '?'}${r.query}` : '';
         const parts: Evaluated = { text: (query ? url + queryText(query, url) : url) + handed, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references], bases: [...(r.prefix.bases ?? []), ...(path.bases ?? [])] };
-        const unknown = methodUnknown(r);
+        const unknown = methodUnknown(r) ?? (r.client === 'axios' ? reshapingInterceptor(r.via?.transport ?? node, text) : undefined);
         const placed = unknown ? undefined : classify(parts.text, r.method);
         if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}) });
         else if (hasV1Path(parts.text)) {

@@ -23,8 +23,9 @@ export interface Wrapper {
   /** The program's function; none for a wrapper declared in the config (a package's). */
   fn?: WrapperFunction;
   name: string;
-  /** The HTTP client underneath. */
+  /** The HTTP client underneath, and the call of it that sends the request (of the innermost wrapper); none for a wrapper the config declares. */
   client: Client;
+  transport?: ts.CallExpression;
   pathParam: number;
   /** What the wrapper puts before the path (its base URL). */
   prefix: Evaluated;
@@ -599,6 +600,7 @@ export class Wrappers {
       fn,
       name: fn.name?.getText() ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) || ts.isPropertyDeclaration(fn.parent) ? fn.parent.name.getText() : 'the wrapper'),
       client: transport.client,
+      transport: transport.via?.transport ?? call,
       pathParam,
       // Only what stands before the path: the pieces of a query the wrapper adds after it are not its callers' URL.
       prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals.filter((l) => before.includes(l.text))], references: [...transport.prefix.references, ...url.references], bases: [...(transport.prefix.bases ?? []), ...(url.bases ?? [])] },

@@ -958,6 +958,8 @@ export class Analysis {
           ? `${helperName(container)} is handed these records and values that are no API records alike, and reads them by the same names: give it a v2 variant of its own`
           : `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`;
       for (const call of v1Calls) {
+        // A read of one record that stays on v1 keeps its list type: v1 still answers the list.
+        if (call.operation === 'get-by-list' && !this.plan.migrates(call)) continue;
         // v2 Get answers the record itself: an inline `{ items: Group[] }` becomes `Group`; a named list type would need a rewrite of its own.
         const element = inlineListElement(container);
         if (call.operation === 'get-by-list' && element && calls.size === 1) {
@@ -976,7 +978,7 @@ export class Analysis {
           this.readOneTypes.set(named.site, named.element);
           continue;
         }
-        if (call.operation === 'get-by-list' && this.plan.migrates(call) && this.types.containers.get(container)?.some((r) => r.shape === 'envelope')) {
+        if (call.operation === 'get-by-list' && this.types.containers.get(container)?.some((r) => r.shape === 'envelope')) {
           this.plan.demote(call, `this read of one ${call.resource.singular} types its body as a list (${containerName(container)}): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
           demoted = true;
         }

@@ -10,6 +10,7 @@ import { morePreciseThanV2, preciseTimestamp, preciseTimestampNames } from '../c
 import type { DataFlow } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
 import { unwrap } from './static-text.js';
+import { isFallback } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 
 const COMPARISONS = new Set([
@@ -87,20 +88,44 @@ function untracedTime(value: ts.Expression, flow: DataFlow, declarationOf: (n: t
   const d = ts.isIdentifier(node) ? declarationOf(node) : undefined;
   const text = d && ts.isVariableDeclaration(d) && d.initializer ? unwrap(d.initializer) : node;
   if (ts.isStringLiteralLike(text) && morePreciseThanV2(text.text)) return { node, what: "a timestamp written at v1's precision" };
-  return parsedFromText(node, declarationOf) ? { node, what: 'a value the program parses from saved text (`JSON.parse`: a cursor or cache a v1 run may have written)' } : undefined;
+  const outside = readFromOutside(node, declarationOf);
+  return outside ? { node, what: `a value the program reads from outside (${outside}: a cursor or cache a v1 run may have written)` } : undefined;
 }
 
-/** `cursor.publishedAfter` of `const cursor = JSON.parse(readFileSync(STATE, 'utf8'))` (or one branch of a conditional that is). */
-function parsedFromText(value: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+/** What the program reads from outside it, by the expression that reads it: text it parses, a file, its command line, its environment. */
+const OUTSIDE: [RegExp, string][] = [
+  [/^JSON\.parse$/, '`JSON.parse`'],
+  [/^process\.argv$/, '`process.argv`'],
+  [/^process\.env$/, '`process.env`'],
+  [/(^|\.)(readFileSync|readFile)$/, 'a file'],
+  [/(^|\.)parseArgs$/, 'the command line'],
+];
+
+/**
+ * `cursor.publishedAfter` of `const cursor = JSON.parse(readFileSync(STATE, 'utf8'))`, `since` of
+ * `const since = process.argv[2] ?? ''`, `process.env.SINCE` in place: where the value comes from
+ * outside the program, in words; undefined for anything else.
+ */
+function readFromOutside(value: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string | undefined {
   let root = unwrap(value);
-  while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) root = unwrap(root.expression);
+  if (ts.isBinaryExpression(root) && isFallback(root.operatorToken.kind)) return readFromOutside(root.left, declarationOf) ?? readFromOutside(root.right, declarationOf);
+  while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) {
+    const source = sourceNamed(root.expression.getText());
+    if (source) return source;
+    root = unwrap(root.expression);
+  }
   const d = ts.isIdentifier(root) ? declarationOf(root) : undefined;
-  if (!d || !ts.isVariableDeclaration(d) || !d.initializer) return false;
-  let parses = false;
+  if (!d || !ts.isVariableDeclaration(d) || !d.initializer) return undefined;
+  let found: string | undefined;
   const visit = (n: ts.Node): void => {
-    if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.parse') parses = true;
-    else if (!parses && !ts.isFunctionLike(n)) ts.forEachChild(n, visit);
+    if (found) return;
+    if (ts.isCallExpression(n) || ts.isPropertyAccessExpression(n)) found = sourceNamed((ts.isCallExpression(n) ? n.expression : n).getText());
+    if (!found && !ts.isFunctionLike(n)) ts.forEachChild(n, visit);
   };
   visit(d.initializer);
-  return parses;
+  return found;
+}
+
+function sourceNamed(text: string): string | undefined {
+  return OUTSIDE.find(([pattern]) => pattern.test(text))?.[1];
 }

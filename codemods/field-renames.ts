@@ -10,7 +10,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, renamesInWords, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameKeyNamedAsText, renameObjectKey, renameTypeMember } from './helpers.js';
-import { bodyLiteral, enclosingScope, isEquality, isFallback, usesOf } from '../src/codemod/syntax.js';
+import { assignedTo, bodyLiteral, enclosingScope, isEquality, isFallback, usesOf } from '../src/codemod/syntax.js';
 import { functionOf, unwrap } from '../src/codemod/static-text.js';
 import { readsNoFieldByName } from '../src/codemod/callees-reading-nothing.js';
 import type { Shape } from '../src/codemod/data-flow.js';
@@ -119,6 +119,9 @@ function shownWhole(node: ts.Expression, declarationOf: (n: ts.Node) => ts.Decla
   if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) return /\.to(?:ISOString|JSON)\(\)/.test((parent.left === value ? parent.right : parent.left).getText());
   if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === value)) return !givenToPick(ts.isReturnStatement(parent) ? parent : parent.body);
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) return true;
+  // `newest = i.updatedAt`, `const stamp = r.createdAt`: shown where the variable is.
+  const held = depth < 2 ? variableGiven(value, declarationOf) : undefined;
+  if (held) return usesOf(node.getSourceFile(), held, declarationOf).some((use) => !assignedTo(use) && shownWhole(use, declarationOf, depth + 1));
   if (!ts.isCallExpression(parent) || !parent.arguments.includes(value as ts.Expression)) return false;
   if (TEXT_OUT.test(parent.expression.getText())) return true;
   // `stamp(g.createdAt)`: handed to a function of the file that shows its parameter whole.
@@ -127,6 +130,14 @@ function shownWhole(node: ts.Expression, declarationOf: (n: ts.Node) => ts.Decla
   return Boolean(parameter && !parameter.dotDotDotToken && ts.isIdentifier(parameter.name) && usesOf(node.getSourceFile(), parameter, declarationOf).some((use) => shownWhole(use, declarationOf, depth + 1)));
 }
 
+
+/** The variable a value is given to, as its initialiser or in an assignment. */
+function variableGiven(value: ts.Node, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.VariableDeclaration | undefined {
+  const p = value.parent;
+  if (ts.isVariableDeclaration(p) && p.initializer === value && ts.isIdentifier(p.name)) return p;
+  const d = ts.isBinaryExpression(p) && p.right === value && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(p.left) ? declarationOf(p.left) : undefined;
+  return d && ts.isVariableDeclaration(d) ? d : undefined;
+}
 
 /** The v2 name of a v1 timestamp read shown whole, whose text changes with v2's precision. */
 function shownTimestamp(ctx: TransformContext, node: ts.PropertyAccessExpression): string | undefined {

@@ -264,7 +264,7 @@ export class Analysis {
         } else this.plan.together(calls, `these calls hand their answers to ${where}, which reads them one way, and one of them stays on v1, so none migrates`);
       }
       for (const [parameter, held, open] of file.flow.mixedParameters()) {
-        const which = open ? 'is also used where migrate-v2 does not follow (exported, or handed on)' : 'is handed other values too';
+        const which = open ? 'is also used where migrate-v2 does not follow (exported, handed on, or a method another class may call or override)' : 'is handed other values too';
         const read = changingRead(parameter, held);
         const keys = read ? undefined : this.keysReadOfRecords(parameter, held);
         for (const { call } of read ? held : keys ? held.filter((h) => h.kind === 'resource') : []) {

@@ -239,10 +239,15 @@ export class DataFlow {
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
         functions.set(node, { fn: node.initializer, uses: [], open: hasModifier(node.parent.parent, ts.SyntaxKind.ExportKeyword) });
       }
+      if (ts.isClassDeclaration(node)) for (const [member, fn] of methodsOf(node)) functions.set(member, { fn, uses: [], open: this.methodOpen(node, member as ts.ClassElement) });
+      if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectLiteralExpression(unwrap(node.initializer))) {
+        const exported = hasModifier(node.parent.parent, ts.SyntaxKind.ExportKeyword);
+        for (const [member, fn] of methodsOf(unwrap(node.initializer) as ts.ObjectLiteralExpression)) functions.set(member, { fn, uses: [], open: exported });
+      }
     }
     if (functions.size === 0) return this.feeds;
-    const names = new Set([...functions.keys()].map((d) => (d as ts.FunctionDeclaration | ts.VariableDeclaration | ts.ClassDeclaration).name!.getText(this.sf)));
-    for (const id of nodesOf(this.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
+    const names = new Set([...functions.keys()].map((d) => (d as ts.NamedDeclaration).name!.getText(this.sf)));
+    for (const id of nodesOf(this.sf).ofKinds(ts.SyntaxKind.Identifier, ts.SyntaxKind.PrivateIdentifier) as (ts.Identifier | ts.PrivateIdentifier)[]) {
       if (!names.has(id.text) || functions.has(id.parent as ts.Declaration)) continue;
       const declaration = this.declarationOf(id);
       const used = declaration && functions.get(declaration);
@@ -290,8 +295,21 @@ export class DataFlow {
     });
   }
 
+  /**
+   * A class's method that code the flow does not see may call: one of an exported class that is not
+   * private, or of a class that extends or is extended (an override may take the call).
+   */
+  private methodOpen(owner: ts.ClassDeclaration, member: ts.ClassElement): boolean {
+    const hidden = (member.name !== undefined && ts.isPrivateIdentifier(member.name)) || hasModifier(member, ts.SyntaxKind.PrivateKeyword);
+    const exported = hasModifier(owner, ts.SyntaxKind.ExportKeyword);
+    const inherits = owner.heritageClauses !== undefined || hasModifier(owner, ts.SyntaxKind.AbstractKeyword) || nodesOf(this.sf).of<ts.ClassDeclaration>(ts.SyntaxKind.ClassDeclaration).some((c) => c !== owner && c.heritageClauses !== undefined);
+    return (exported && !hidden) || inherits;
+  }
+
   /** How a use of a function hands its parameters values: a call's arguments, or the elements of an array it is the callback of. */
-  private useOf(id: ts.Identifier): Use | undefined {
+  private useOf(named: ts.Identifier | ts.PrivateIdentifier): Use | undefined {
+    // A method is used by its member read: `this.toModel(raw)`, `Team.fromApi(raw)`, `raws.map(this.toModel, this)`.
+    const id: ts.Node = ts.isPropertyAccessExpression(named.parent) && named.parent.name === named ? named.parent : named;
     const parent = id.parent;
     if (ts.isNewExpression(parent) && parent.expression === id) {
       const args = parent.arguments ?? [];
@@ -1076,6 +1094,18 @@ interface Feeds {
 }
 /** What one use of a function hands its parameter `i`, if anything. */
 type Use = (i: number) => Feed | undefined;
+
+/** The methods of a class or an object literal with a body, by their declarations: `toModel(raw) {}`, `#toModel(raw) {}`, `toModel = (raw) => ...`, `group: (raw) => ...`. */
+function methodsOf(owner: ts.ClassDeclaration | ts.ObjectLiteralExpression): [ts.Declaration, ts.SignatureDeclaration][] {
+  const members: readonly ts.Node[] = ts.isClassDeclaration(owner) ? owner.members : owner.properties;
+  return members.flatMap((m): [ts.Declaration, ts.SignatureDeclaration][] => {
+    const named = (m as ts.NamedDeclaration).name;
+    if (!named || !(ts.isIdentifier(named) || ts.isPrivateIdentifier(named))) return [];
+    if (ts.isMethodDeclaration(m) && m.body) return [[m, m]];
+    const init = ts.isPropertyDeclaration(m) || ts.isPropertyAssignment(m) ? m.initializer && unwrap(m.initializer) : undefined;
+    return init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? [[m as ts.Declaration, init]] : [];
+  });
+}
 
 /** The shape every use hands a parameter, when all agree on the kind of holder and of record; with the calls the values come from. */
 /** The call a shape's values come from. */

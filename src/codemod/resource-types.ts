@@ -335,7 +335,8 @@ export class ResourceTypes {
       // of a name every kind has agree (§9.4 renames by name), so the first kind's stand for all.
       return first && roles.every((r) => r && r.shape === first.shape && (r.resource === first.resource || r.shape === 'resource')) ? first : null;
     }
-    if (t.isIntersection()) return t.types.map((m) => this.roleOf(m)).find((r) => r) ?? null;
+    // `Repo & { team: string }` of a Repo that keeps its v1 names holds v1 records, whatever its other part was seen as.
+    if (t.isIntersection()) return t.types.some((m) => this.isPinned(m)) ? null : (t.types.map((m) => this.roleOf(m)).find((r) => r) ?? null);
     if (t.flags & ts.TypeFlags.TypeParameter) {
       const constraint = this.checker.getBaseConstraintOfType(t);
       return constraint && constraint !== t ? this.roleOf(constraint) : null;
@@ -356,6 +357,14 @@ export class ResourceTypes {
       }
     }
     return this.derivedRole(t);
+  }
+
+  /** A type declared by a container that keeps its v1 names. */
+  private isPinned(t: ts.Type): boolean {
+    const declared = [t.aliasSymbol, t.getSymbol()].flatMap((symbol) => symbol?.declarations ?? []);
+    const containers = declared.map((d) => (ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type) ? d.type : d));
+    const owner = soleOwner(t);
+    return [...containers, ...(owner ? [owner] : [])].some((c) => this.pinned.has(c as Container));
   }
 
   /**

@@ -1084,7 +1084,10 @@ function collectDataTypes(file: FileAnalysis, out: ts.TypeNode[]): void {
     if (!n) return false;
     if (ts.isConditionalExpression(n)) return parsedData(n.whenTrue) || parsedData(n.whenFalse);
     if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) return parsedData(n.left) || parsedData(n.right);
-    return ts.isCallExpression(n) && n.expression.getText(file.sf) === 'JSON.parse' && !file.flow.shapeOf(n);
+    // `JSON.parse(raw).defaultGroup`: a member of parsed data is parsed data.
+    let root: ts.Expression = n;
+    while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) root = unwrap(root.expression);
+    return ts.isCallExpression(root) && root.expression.getText(file.sf) === 'JSON.parse' && !file.flow.shapeOf(root);
   };
   for (const node of nodesOf(file.sf).ofKinds(ts.SyntaxKind.AsExpression, ts.SyntaxKind.VariableDeclaration)) {
     if (ts.isAsExpression(node) && parsedData(node.expression)) out.push(node.type);

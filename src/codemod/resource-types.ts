@@ -202,7 +202,7 @@ export class ResourceTypes {
    * (`unmigratedAt` says where): the record types it is made of keep their names.
    */
   markData(node: ts.TypeNode, unmigratedAt?: string): void {
-    for (const owner of recordOwners(this.checker, this.checker.getTypeFromTypeNode(node))) {
+    for (const owner of this.recordOwners(this.checker.getTypeFromTypeNode(node))) {
       if (!this.containers.has(owner) || this.fromData.has(owner)) continue;
       this.fromData.add(owner);
       this.pinned.add(owner);
@@ -359,6 +359,27 @@ export class ResourceTypes {
     return this.derivedRole(t);
   }
 
+  /**
+   * The record types a type written on data is made of: itself, the elements of an array, the values
+   * of a `Record<string, T>` cache, what a promise gives, each member of a union, and the members of
+   * an object type that is no record (`{ items: Group[] }`, a config's `{ defaultGroup: Pick<Group, 'id'> }`).
+   */
+  private recordOwners(t: ts.Type, depth = 0): Container[] {
+    if (depth > 3) return [];
+    const checker = this.checker;
+    if (t.isUnion()) return t.types.flatMap((u) => this.recordOwners(u, depth + 1));
+    if (checker.isArrayType(t) || checker.isTupleType(t)) return checker.getTypeArguments(t as ts.TypeReference).flatMap((e) => this.recordOwners(e, depth + 1));
+    const awaited = checker.getAwaitedType(t);
+    if (awaited && awaited !== t) return this.recordOwners(awaited, depth + 1);
+    const values = t.getStringIndexType();
+    if (values) return this.recordOwners(values, depth + 1);
+    if (!(t.flags & ts.TypeFlags.Object)) return [];
+    const owner = soleOwner(t);
+    if (owner && this.containers.get(owner)?.every((r) => r.shape === 'resource')) return [owner];
+    const members = t.getProperties().flatMap((p) => this.recordOwners(checker.getTypeOfSymbol(p), depth + 1));
+    return owner && this.containers.has(owner) ? [owner, ...members] : members;
+  }
+
   /** A type declared by a container that keeps its v1 names. */
   private isPinned(t: ts.Type): boolean {
     const declared = [t.aliasSymbol, t.getSymbol()].flatMap((symbol) => symbol?.declarations ?? []);
@@ -441,24 +462,6 @@ function isTypeParameterReference(node: ts.TypeNode): boolean {
 }
 
 /** The interface or type literal that declares every member of an object type (mapped types over it and spreads of it keep their members' declarations). */
-/**
- * The record types a type written on data is made of: itself, the elements of an array, the values
- * of a `Record<string, T>` cache, what a promise gives, each member of a union, and the members of
- * an envelope written in place (`{ items: Group[] }`).
- */
-function recordOwners(checker: ts.TypeChecker, t: ts.Type, depth = 0): Container[] {
-  if (depth > 3) return [];
-  if (t.isUnion()) return t.types.flatMap((u) => recordOwners(checker, u, depth + 1));
-  if (checker.isArrayType(t) || checker.isTupleType(t)) return checker.getTypeArguments(t as ts.TypeReference).flatMap((e) => recordOwners(checker, e, depth + 1));
-  const awaited = checker.getAwaitedType(t);
-  if (awaited && awaited !== t) return recordOwners(checker, awaited, depth + 1);
-  const values = t.getStringIndexType();
-  if (values) return recordOwners(checker, values, depth + 1);
-  const owner = soleOwner(t);
-  const inPlace = owner && ts.isTypeLiteralNode(owner) ? owner.members.flatMap((m) => (ts.isPropertySignature(m) && m.type ? recordOwners(checker, checker.getTypeFromTypeNode(m.type), depth + 1) : [])) : [];
-  return owner ? [owner, ...inPlace] : [];
-}
-
 function soleOwner(t: ts.Type): Container | undefined {
   if (!(t.flags & ts.TypeFlags.Object)) return undefined;
   let owner: ts.Node | undefined;

@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, V1_LIST_KEYS, type ResourceContract } from '../src/contract/index.js';
-import { bindingKey, nodesOf, renameBindingKey, renameKeyNamedAsText, renameTypeMember } from './helpers.js';
+import { bindingKey, nodesOf, renameBindingKey, renameKeyNamedAsText, renameObjectKey, renameTypeMember } from './helpers.js';
 
 const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
 const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
@@ -49,6 +49,20 @@ function copySharedListTypes(ctx: TransformContext): void {
   }
 }
 
+/**
+ * `return { items: all }` under a list type that takes v2's key (`Promise<GroupList>`): an envelope
+ * the program builds, from the pages it read or from rows of its own, keeps the key its type has.
+ */
+function renameBuiltEnvelope(ctx: TransformContext, object: ts.ObjectLiteralExpression): void {
+  const items = object.properties.find((p) => p.name && V1_LIST_KEYS.has(p.name.getText(ctx.sf).replace(/['"]/g, '')));
+  if (!items || ctx.isClaimed(items.name!)) return;
+  const checker = ctx.analysis.checker;
+  const contextual = checker.getContextualType(object);
+  // In an async function the return's contextual type is `T | PromiseLike<T>`: the list is what it awaits.
+  const role = contextual && (ctx.analysis.types.roleOf(contextual) ?? ctx.analysis.types.roleOf(checker.getAwaitedType(contextual) ?? contextual));
+  if (role?.shape === 'envelope' && items.name!.getText(ctx.sf).replace(/['"]/g, '') === v1Key(role.resource)) renameObjectKey(ctx, items, v2Key(role.resource));
+}
+
 /** `body['items']`, `'items' in body`, `Object.hasOwn(body, 'items')`: the list's key named as text. */
 function renameKeyTested(ctx: TransformContext, node: ts.ElementAccessExpression | ts.BinaryExpression | ts.CallExpression): void {
   renameKeyNamedAsText(ctx, node, V1_LIST_KEYS, (key, record) => {
@@ -67,8 +81,9 @@ export const envelopes: Transform = {
       if (kinds.size === 1 && !ctx.analysis.types.needsCopies(container)) migrateEnvelopeType(ctx, container, [...kinds][0]!);
     }
     copySharedListTypes(ctx);
-    for (const node of nodesOf(ctx.sf).ofKinds(ts.SyntaxKind.PropertyAccessExpression, ts.SyntaxKind.ObjectBindingPattern, ts.SyntaxKind.ElementAccessExpression, ts.SyntaxKind.BinaryExpression, ts.SyntaxKind.CallExpression)) {
-      if (ts.isElementAccessExpression(node) || ts.isBinaryExpression(node) || ts.isCallExpression(node)) renameKeyTested(ctx, node);
+    for (const node of nodesOf(ctx.sf).ofKinds(ts.SyntaxKind.PropertyAccessExpression, ts.SyntaxKind.ObjectBindingPattern, ts.SyntaxKind.ElementAccessExpression, ts.SyntaxKind.BinaryExpression, ts.SyntaxKind.CallExpression, ts.SyntaxKind.ObjectLiteralExpression)) {
+      if (ts.isObjectLiteralExpression(node)) renameBuiltEnvelope(ctx, node);
+      else if (ts.isElementAccessExpression(node) || ts.isBinaryExpression(node) || ts.isCallExpression(node)) renameKeyTested(ctx, node);
       else if (ts.isPropertyAccessExpression(node)) {
         // Only the name changes: the expression before it may hold another transform's edits.
         if (!V1_LIST_KEYS.has(node.name.text) || ctx.isClaimed(node.name)) continue;

@@ -143,7 +143,9 @@ function variableGiven(value: ts.Node, declarationOf: (n: ts.Node) => ts.Declara
 function shownTimestamp(ctx: TransformContext, node: ts.PropertyAccessExpression): string | undefined {
   if (!shownWhole(node, (n) => ctx.analysis.text.declarationOf(n))) return undefined;
   const shape = ctx.shapeOf(node.expression);
-  return shape?.kind === 'resource' ? preciseTimestamp(shape.resource, node.name.text) : undefined;
+  // A name the kind never had on v1 (`card.createdAt` of a copy of a repo) is the program's own value.
+  const served = shape?.kind === 'resource' && shape.resource.fields.some((f) => f.v1 && (f.v1 === node.name.text || f.v2 === node.name.text));
+  return served ? preciseTimestamp(shape.resource, node.name.text) : undefined;
 }
 
 /** One note per file, at the first timestamp shown whole: one per line would bury the rest of the review. */
@@ -278,15 +280,38 @@ function renameLiteralKeys(ctx: TransformContext, object: ts.ObjectLiteralExpres
  * `{ ...person, id: \`snapshot/${person.name}\` }`: a copy of a record with the program's own value
  * over one of its fields. Reads of the copy take the v2 name, so the value the program sets there
  * takes it too (`uid: ...`); a key before the spread is overwritten by the record alike on both.
+ * Only over a field the spread holds on v1: `createdAt` beside a repo (whose v1 time is already
+ * `createTime`), or `id` beside the rest of a group it was taken out of, is the program's own.
  */
 function renameOverrides(ctx: TransformContext, object: ts.ObjectLiteralExpression): boolean {
   for (const [at, p] of object.properties.entries()) {
     const shape = ts.isSpreadAssignment(p) ? ctx.shapeOf(p.expression) : undefined;
     if (shape?.kind !== 'resource') continue;
-    renamePropertyKeys(ctx, object.properties.slice(at + 1), clientFieldRenames(shape.resource));
+    const takenOut = keysTakenOut((p as ts.SpreadAssignment).expression, (n) => ctx.analysis.text.declarationOf(n));
+    // Taken out under either name: a second run meets `{ uid: id, ...rest }`.
+    const held = [...clientFieldRenames(shape.resource)].filter(([key, to]) => shape.resource.fields.some((f) => f.v1 === key) && !takenOut.has(key) && !takenOut.has(to));
+    renamePropertyKeys(ctx, object.properties.slice(at + 1), new Map(held));
     return true;
   }
   return false;
+}
+
+/**
+ * The v2 name of a field read on a record: of one v1 serves, or of one only v2 serves (noted where
+ * read); not of a name the kind never had on v1, which is the program's own (`card.createdAt` of a
+ * copy of a repo, whose v1 time is `createTime` already).
+ */
+function renamedRead(resource: ResourceContract, name: string): string | undefined {
+  const to = clientFieldRenames(resource).get(name);
+  return to && (resource.fields.some((f) => f.v1 === name) || servedOnlyByV2(resource, name)) ? to : undefined;
+}
+
+/** `rest` of `const { id, description, ...rest } = group`: the keys taken out before it. */
+function keysTakenOut(spread: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Set<string> {
+  const n = unwrap(spread);
+  const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+  if (!d || !ts.isBindingElement(d) || !d.dotDotDotToken || !ts.isObjectBindingPattern(d.parent)) return new Set();
+  return new Set(d.parent.elements.flatMap((e) => (e === d ? [] : [bindingKey(e) ?? ''])));
 }
 
 /** Gives the keys of an object literal's members their v2 names (a shorthand member keeps its value: `uid: id`). */
@@ -375,7 +400,7 @@ export const fieldRenamesTransform: Transform = {
       if (ts.isPropertyAccessExpression(node) && (!RENAMED.has(node.name.text) || ctx.isClaimed(node.name))) continue;
       if (ts.isPropertyAccessExpression(node)) {
         const shape = ctx.shapeOf(node.expression);
-        const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(node.name.text) : undefined;
+        const to = shape?.kind === 'resource' ? renamedRead(shape.resource, node.name.text) : undefined;
         if (to) ctx.replace(node.name, to);
         if (to && shape?.kind === 'resource') noteNewlyServed(ctx, node, shape.resource, noted);
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
@@ -384,7 +409,7 @@ export const fieldRenamesTransform: Transform = {
         noteRestOfRecord(ctx, node, shape.resource);
         for (const element of node.elements) {
           const key = bindingKey(element);
-          const to = key ? clientFieldRenames(shape.resource).get(key) : undefined;
+          const to = key ? renamedRead(shape.resource, key) : undefined;
           if (to) renameBindingKey(ctx, element, to);
         }
       }

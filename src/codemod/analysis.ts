@@ -720,13 +720,15 @@ export class Analysis {
         const shape = file.flow.returnOf(fn);
         // A response says nothing of its body whatever its type: its importers parse and read it out of sight.
         const response = shape?.kind === 'response' || shape?.kind === 'stream';
-        if (!shape?.call || (!('resource' in shape) && !response) || !this.plan.migrates(shape.call) || (!response && !this.returnsUntyped(fn))) continue;
+        // A JavaScript file's JSDoc types are read, not rewritten: they say nothing its importers could follow.
+        const script = /\.[cm]?jsx?$/.test(file.sf.fileName);
+        if (!shape?.call || (!('resource' in shape) && !response) || !this.plan.migrates(shape.call) || (!response && !script && !this.returnsUntyped(fn))) continue;
         // Asked last: most files return no records, and the importers are found by the checker.
         if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
         const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name.getText(file.sf) : ts.isBinaryExpression(fn.parent) ? fn.parent.left.getText(file.sf).replace(/^(?:module\.)?exports\./, '') : 'this function';
         const why = response
           ? `${name}() returns its response to other modules, which parse it where migrate-v2 does not follow their reads (envelope, pages, ${renamesInWords(shape.call.resource)}); migrate it with them by hand`
-          : `${name}() returns its records untyped to other modules, where migrate-v2 does not follow their reads (${renamesInWords(shape.call.resource)}); ${/\.[cm]?jsx?$/.test(file.sf.fileName) ? 'migrate it with its readers by hand' : `give ${name}() a return type naming the record type, or migrate it by hand`}`;
+          : `${name}() returns its records ${script ? '' : 'untyped '}to other modules, where migrate-v2 does not follow their reads (${renamesInWords(shape.call.resource)}); ${script ? 'migrate it with its readers by hand' : `give ${name}() a return type naming the record type, or migrate it by hand`}`;
         this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${why}`);
       }
     }
@@ -942,18 +944,16 @@ export class Analysis {
     let demoted = false;
     this.readOneTypes.clear();
     for (const node of this.genericUses) this.types.markForeignUses(node, (arg) => this.readerTypeParameter(arg));
-    for (const node of this.dataTypes) this.types.markData(node);
-    for (const { type, request } of this.unmigratedTypes) this.types.markData(type, placeOf(request, request.getSourceFile()));
+    for (const node of this.dataTypes) this.types.markData(node, "data the program parses itself (JSON.parse), whose keys stay v1's: give the v2 records a type of their own");
+    for (const { type, request } of this.unmigratedTypes) this.types.markData(type, `the answer of a v1 request that migrate-v2 cannot migrate (${placeOf(request, request.getSourceFile())}), whose keys stay v1's: migrate that request with these calls, or give the v2 records a type of their own`);
     this.types.seenThroughFeeders();
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
       const migrating = v1Calls.some((c) => this.plan.migrates(c));
       const why = !migrating || !this.types.pinned.has(container)
         ? undefined
-        : this.types.fromUnmigrated.has(container)
-          ? `the type ${containerName(container)} also types the answer of a v1 request that migrate-v2 cannot migrate (${this.types.fromUnmigrated.get(container)}), whose keys stay v1's: migrate that request with these calls, or give the v2 records a type of their own`
-          : this.types.fromData.has(container)
-          ? `the type ${containerName(container)} also types data the program parses itself (JSON.parse), whose keys stay v1's: give the v2 records a type of their own`
+        : this.types.fromData.has(container)
+          ? `the type ${containerName(container)} also types ${this.types.fromData.get(container)}`
           : this.types.foreign.has(container)
           ? `${helperName(container)} is handed these records and values that are no API records alike, and reads them by the same names: give it a v2 variant of its own`
           : `the type ${containerName(container)} also holds values of calls that stay on v1: give the v2 values a type of their own`;

@@ -1107,7 +1107,6 @@ function methodsOf(owner: ts.ClassDeclaration | ts.ObjectLiteralExpression): [ts
   });
 }
 
-/** The shape every use hands a parameter, when all agree on the kind of holder and of record; with the calls the values come from. */
 /** The call a shape's values come from. */
 function callOfShape(shape: Shape): V1Call | undefined {
   return 'call' in shape ? shape.call : undefined;
@@ -1137,6 +1136,7 @@ function emptyFallback(handler: ts.Expression | undefined): boolean {
   return returnedExpressions(fn).every((e) => holdsNothing(unwrap(e)));
 }
 
+/** The shape every use hands a parameter, when all agree on the kind of holder and of record; with the calls the values come from. */
 function agreedShape(shapes: (Shape | undefined)[]): { shape: Held; calls: V1Call[] } | undefined {
   const held: Held[] = [];
   for (const s of shapes) {

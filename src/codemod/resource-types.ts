@@ -56,10 +56,12 @@ export class ResourceTypes {
    * records: they keep their names, as pinned containers do.
    */
   readonly foreign = new Set<Container>();
-  /** Containers that type data the program reads from elsewhere (`JSON.parse(text) as Desired[]`): its keys are v1's, so they keep their names. */
-  readonly fromData = new Set<Container>();
-  /** Of those, the ones typing the answer of a v1 request that stays on v1 (no recognised call makes it, or it cannot be placed), by where it is written. */
-  readonly fromUnmigrated = new Map<Container, string>();
+  /**
+   * Containers that type data whose keys are not the API's to rename (`JSON.parse(text) as
+   * Desired[]`, the answer of a request that stays on v1, an envelope the program builds): they keep
+   * their names; with what that data is and what to do, as a note says it.
+   */
+  readonly fromData = new Map<Container, string>();
   /**
    * Containers of a declaration file (`globals.d.ts`, a package's types) seen on values of calls
    * that would migrate, naming a member v2 renames: they are not rewritten, so those calls cannot
@@ -91,7 +93,6 @@ export class ResourceTypes {
     this.pinned.clear();
     this.foreign.clear();
     this.fromData.clear();
-    this.fromUnmigrated.clear();
     this.seenOn.clear();
     this.fedBy.clear();
     this.unwritable.clear();
@@ -198,15 +199,15 @@ export class ResourceTypes {
 
   /**
    * A type written on data the program reads from a file or a string (`JSON.parse(text) as
-   * Desired[]`, `Desired = Pick<Identity, 'id'>`), or on the answer of a request that stays on v1
-   * (`unmigratedAt` says where): the record types it is made of keep their names.
+   * Desired[]`, `Desired = Pick<Identity, 'id'>`), on the answer of a request that stays on v1, or
+   * on an envelope the program builds: the record types it is made of keep their names (`why`: what
+   * that data is, for the note).
    */
-  markData(node: ts.TypeNode, unmigratedAt?: string): void {
+  markData(node: ts.TypeNode, why: string): void {
     for (const owner of this.recordOwners(this.checker.getTypeFromTypeNode(node))) {
       if (!this.containers.has(owner) || this.fromData.has(owner)) continue;
-      this.fromData.add(owner);
+      this.fromData.set(owner, why);
       this.pinned.add(owner);
-      if (unmigratedAt) this.fromUnmigrated.set(owner, unmigratedAt);
       this.typeCache.clear();
     }
   }

@@ -72,7 +72,7 @@ function chooseTransforms(names: string | undefined): Transform[] {
   return TRANSFORMS.filter((t) => wanted.includes(t.name));
 }
 
-/** --tsconfig as given, else the nearest tsconfig.json at or above the first path; none outside a project. */
+/** --tsconfig as given, else the nearest tsconfig.json (or a JavaScript project's jsconfig.json) at or above the first path; none outside a project. */
 function findTsconfig(given: string | undefined, paths: readonly string[], cwd: string): string | undefined {
   if (given) {
     const path = resolve(cwd, given);
@@ -81,7 +81,8 @@ function findTsconfig(given: string | undefined, paths: readonly string[], cwd: 
   }
   const first = resolve(cwd, paths[0] ?? '.');
   const from = existsSync(first) && statSync(first).isDirectory() ? first : dirname(first);
-  return ts.findConfigFile(from, ts.sys.fileExists);
+  const nearest = [ts.findConfigFile(from, ts.sys.fileExists), ts.findConfigFile(from, ts.sys.fileExists, 'jsconfig.json')].filter((f): f is string => f !== undefined);
+  return nearest.sort((a, b) => b.length - a.length)[0];
 }
 
 /** What the shards of one codemod run must share: what decides its files and what it does to them. */

@@ -203,12 +203,32 @@ function noteShownWhole(ctx: TransformContext, call: ts.CallExpression, once: { 
   if ((callee !== 'JSON.stringify' && !PRINTED_BY.test(callee)) || sentAsBody(ctx, call)) return;
   const values = callee === 'JSON.stringify' ? call.arguments.slice(0, 1) : call.arguments;
   const shown = values.flatMap((a) => {
-    const shape = ts.isSpreadElement(a) ? undefined : ctx.shapeOf(a);
+    const shape = ts.isSpreadElement(a) ? undefined : (ctx.shapeOf(a) ?? handedShape(ctx, a));
     return shape?.kind === 'resource' || shape?.kind === 'array' ? [shape] : [];
   })[0];
   if (!shown) return;
   once.noted = true;
   ctx.todo(call, `this shows ${shown.resource.singular} records whole: on v2 their keys differ (${keysOnV2(shown.resource)}), so what it prints or writes changes with them; check whoever reads it`);
+}
+
+/**
+ * `payload` of `function send(res, status, payload: unknown)`: records a call of the file hands
+ * that parameter (`send(res, 200, groups)`), where no one shape holds for every call.
+ */
+function handedShape(ctx: TransformContext, value: ts.Expression): Shape | undefined {
+  const declarationOf = (n: ts.Node) => ctx.analysis.text.declarationOf(n);
+  const parameter = ts.isIdentifier(value) ? declarationOf(value) : undefined;
+  const fn = parameter && ts.isParameter(parameter) ? parameter.parent : undefined;
+  const named = fn && (ts.isFunctionDeclaration(fn) ? fn : (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) ? fn.parent : undefined);
+  if (!fn || !named || named.getSourceFile() !== ctx.sf) return undefined;
+  const i = fn.parameters.indexOf(parameter as ts.ParameterDeclaration);
+  for (const use of usesOf(ctx.sf, named, declarationOf)) {
+    const call = use.parent;
+    const arg = ts.isCallExpression(call) && call.expression === use ? call.arguments[i] : undefined;
+    const shape = arg && !ts.isSpreadElement(arg) ? ctx.shapeOf(arg) : undefined;
+    if (shape) return shape;
+  }
+  return undefined;
 }
 
 /** Whether text going out is a request's body: in a v1 call's arguments, or in a helper that sends requests. */

@@ -97,6 +97,8 @@ export class DataFlow {
   private readonly syntactic = new Map<ts.Node, Shape | null>();
   /** Names of class fields and other members a shape was learned for: only these ask the checker for a member's declaration. */
   private readonly members = new Set<string>();
+  /** Names of the file's getters whose returns the flow knows: a cheap filter before asking the checker. */
+  private readonly getters = new Set<string>();
   /** Parameters of the file's own functions whose type says nothing, with what each use of the function hands them (parameterFeeds). */
   private feeds?: Map<ts.ParameterDeclaration, Feeds>;
   /** What a variable is given at each place (its initialiser, assignments to it), undefined where no call's value: reaching-values.ts. */
@@ -390,7 +392,7 @@ export class DataFlow {
       if (declaration && this.holdsKinds(declaration)) return this.reaching(declaration as ts.VariableDeclaration, n);
       return declaration ? (this.declared.get(declaration) ?? this.hiddenShape(declaration)) : undefined;
     }
-    if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text) ?? this.iteratedValue(n) ?? this.fieldShape(n);
+    if (ts.isPropertyAccessExpression(n)) return this.memberShape(this.shapeOf(n.expression), n.name.text) ?? this.iteratedValue(n) ?? this.fieldShape(n) ?? this.getterShape(n);
     if (ts.isElementAccessExpression(n)) {
       const target = this.shapeOf(n.expression);
       if (target?.kind === 'array' || target?.kind === 'keyed') return as(target, 'resource');
@@ -416,6 +418,12 @@ export class DataFlow {
     if (!this.members.has(n.name.text)) return undefined;
     const declaration = this.declarationOf(n.name);
     return declaration ? this.declared.get(declaration) : undefined;
+  }
+
+  /** `api.groups` of `get groups() { return this.#groups ??= ... }`: what a getter of the file returns. */
+  private getterShape(n: ts.PropertyAccessExpression): Shape | undefined {
+    const declaration = this.getters.has(n.name.text) ? this.declarationOf(n.name) : undefined;
+    return declaration && ts.isGetAccessorDeclaration(declaration) ? this.returns.get(declaration) : undefined;
   }
 
   /** `{ ...group, label }`: a copy of a record with more members is still that record. */
@@ -1024,6 +1032,7 @@ export class DataFlow {
         if (fn && shape && !this.returns.has(fn)) {
           this.returns.set(fn, shape);
           if ((ts.isMethodDeclaration(fn) || ts.isPropertyAssignment(fn.parent)) && fn.name && ts.isIdentifier(fn.name)) this.methodReturns.set(fn.name.text, shape);
+          if (ts.isGetAccessorDeclaration(fn)) this.getters.add(fn.name.getText(this.sf));
           if (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) {
             const owner = fn.parent;
             if ((ts.isPropertyDeclaration(owner) || ts.isPropertyAssignment(owner)) && ts.isIdentifier(owner.name)) this.methodReturns.set(owner.name.text, shape);

@@ -12,6 +12,7 @@ import { GRPC_CODES, missingRecordChange, readOneQuery } from '../src/contract/i
 
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
 import { appendQuery, encodedValue, enclosingScope, forEachNode, nodesOf, removeProperty, unwrapEncoding } from './helpers.js';
+import { unwrap } from '../src/codemod/static-text.js';
 import { emptinessCheck, firstElementBinding, missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
 import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
 
@@ -122,7 +123,14 @@ const RESPONSE_HOOKS = /\b(?:afterResponse|beforeError|interceptors\.response)\b
  */
 function noteResponseHooks(ctx: TransformContext, call: V1Call): void {
   const hook = call.client === 'fetch' || call.client === 'undici' ? undefined : RESPONSE_HOOKS.exec(ctx.sf.text)?.[0];
-  const seen = hook ? `this file's response hooks (${hook}) now see a 404 there; check what they count, log or report` : call.via?.fn && statusSeenIn(call.via.fn) ? `${call.via.name}() reads the status of every response it is given, and now sees a 404 there; check what it counts, logs or reports` : undefined;
+  const handed = call.via?.fn && call.via.transport ? responseHandedOn(call.via.fn, call.via.transport) : undefined;
+  const seen = hook
+    ? `this file's response hooks (${hook}) now see a 404 there; check what they count, log or report`
+    : call.via?.fn && statusSeenIn(call.via.fn)
+      ? `${call.via.name}() reads the status of every response it is given, and now sees a 404 there; check what it counts, logs or reports`
+      : handed
+        ? `${call.via!.name}() hands every response to other code (\`${handed.getText().length <= 40 ? handed.getText() : 'a call'}\`), which now sees a 404 there; check what it counts, logs or reports`
+        : undefined;
   if (seen) ctx.todo(call.call, `${missingRecordChange(call.resource)}: this read still tells it as missing, but ${seen}`);
 }
 
@@ -142,6 +150,29 @@ function statusSeenIn(fn: ts.Node): boolean {
     else if (ts.isIfStatement(statement) && n.pos >= statement.expression.pos && n.end <= statement.expression.end) seen = notFoundMeets(statement.expression, n.expression.text) !== false && !endsTheCall(statement.thenStatement);
   });
   return seen;
+}
+
+/**
+ * `for (const hook of this.onResponse) hook(res)`: a call in a wrapper, made for its effect, that is
+ * handed the response its client answered, whole, where a 404 reaches (not a method of the response).
+ */
+function responseHandedOn(fn: ts.Node, transport: ts.CallExpression): ts.CallExpression | undefined {
+  let response: ts.Identifier | undefined;
+  forEachNode(fn, (n) => {
+    if (!response && ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && transport.pos >= n.initializer.pos && transport.end <= n.initializer.end) response = n.name;
+  });
+  if (!response) return undefined;
+  let handed: ts.CallExpression | undefined;
+  forEachNode(fn, (n) => {
+    if (handed || !ts.isCallExpression(n) || n === transport || !n.arguments.some((a) => ts.isIdentifier(a) && a.text === response!.text)) return;
+    if (ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression) && n.expression.expression.text === response!.text) return;
+    let statement: ts.Node = n;
+    while (statement !== fn && !ts.isStatement(statement)) statement = statement.parent;
+    // For its side effect (a hook, a logger, an event): a call whose answer is returned or kept is the answer's reading.
+    const effect = ts.isExpressionStatement(statement) && (unwrap(statement.expression) === n || (ts.isAwaitExpression(unwrap(statement.expression)) && unwrap((unwrap(statement.expression) as ts.AwaitExpression).expression) === n));
+    if (effect && reachedByNotFound(statement, fn, response!.text)) handed = n;
+  });
+  return handed;
 }
 
 /** Whether a 404 may reach a statement: not in the branch of an `if` whose test a 404 fails. */

@@ -445,7 +445,7 @@ export class Analysis {
   private keepTimesComparedAcrossVersions(): boolean {
     let kept = false;
     for (const file of this.files.values()) {
-      for (const { at, sides, untraced } of timesCompared(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
+      for (const { at, sides, untraced } of timesCompared(file.sf, file.flow, (n) => this.text.declarationOf(n), (value) => this.types.callSeenOn(this.checker.getTypeAtLocation(value)) as V1Call | undefined)) {
         const moving = sides.find((s) => this.plan.migrates(s.call));
         if (moving && untraced) {
           const { call } = moving;

@@ -381,6 +381,12 @@ export class ResourceTypes {
     return owner && this.containers.has(owner) ? [owner, ...members] : members;
   }
 
+  /** The first v1 call whose values a type's container was seen on. */
+  callSeenOn(t: ts.Type): object | undefined {
+    const owner = soleOwner(this.checker.getNonNullableType(t));
+    return owner ? this.seenOn.get(owner)?.values().next().value : undefined;
+  }
+
   /** A type declared by a container that keeps its v1 names. */
   private isPinned(t: ts.Type): boolean {
     const declared = [t.aliasSymbol, t.getSymbol()].flatMap((symbol) => symbol?.declarations ?? []);

@@ -42,17 +42,22 @@ export interface TimesCompared {
  * The record's timestamp a value is: a read of it (`r.updatedAt`), or a variable it was put in
  * (`var stamp = r.updatedAt`); a few steps of variables at most.
  */
-function timeRead(value: ts.Expression, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined, steps = 3): TimeRead | undefined {
+function timeRead(value: ts.Expression, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined, typedCall: TypedCall, steps = 3): TimeRead | undefined {
   const node = unwrap(value);
   if (ts.isIdentifier(node) && steps > 0) {
     const d = declarationOf(node);
-    return d && ts.isVariableDeclaration(d) && d.initializer ? timeRead(d.initializer, flow, declarationOf, steps - 1) : undefined;
+    return d && ts.isVariableDeclaration(d) && d.initializer ? timeRead(d.initializer, flow, declarationOf, typedCall, steps - 1) : undefined;
   }
   if (!ts.isPropertyAccessExpression(node)) return undefined;
   const shape = flow.shapeOf(node.expression);
-  if (shape?.kind !== 'resource' || !shape.call || !preciseTimestamp(shape.resource, node.name.text)) return undefined;
-  return { call: shape.call, field: node.name.text };
+  if (shape?.kind !== 'resource' || !preciseTimestamp(shape.resource, node.name.text)) return undefined;
+  // Records of another module (`await listIdentities()`) are known by their type: the call is one that type was seen on.
+  const call = shape.call ?? typedCall(node.expression);
+  return call ? { call, field: node.name.text } : undefined;
 }
+
+/** A v1 call whose records have the type of a value, for records the flow knows by their type alone. */
+export type TypedCall = (value: ts.Expression) => V1Call | undefined;
 
 const NAMES = preciseTimestampNames();
 
@@ -63,13 +68,13 @@ function namedAsTime(value: ts.Expression): boolean {
 }
 
 /** Comparisons of two calls' timestamps in a file. */
-export function timesCompared(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): TimesCompared[] {
+export function timesCompared(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined, typedCall: TypedCall): TimesCompared[] {
   const found: TimesCompared[] = [];
   for (const node of nodesOf(sf).of<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
     // One side at least reads a timestamp by name: the flow and the checker are asked of those only.
     if (!COMPARISONS.has(node.operatorToken.kind) || !(namedAsTime(node.left) || namedAsTime(node.right))) continue;
-    const left = timeRead(node.left, flow, declarationOf);
-    const right = timeRead(node.right, flow, declarationOf);
+    const left = timeRead(node.left, flow, declarationOf, typedCall);
+    const right = timeRead(node.right, flow, declarationOf, typedCall);
     if (left && right && left.call !== right.call) found.push({ at: node, sides: [left, right] });
     const untraced = left && !right ? untracedTime(node.right, flow, declarationOf) : right && !left ? untracedTime(node.left, flow, declarationOf) : undefined;
     if (untraced) found.push({ at: node, sides: [(left ?? right)!], untraced });

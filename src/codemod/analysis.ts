@@ -911,7 +911,9 @@ export class Analysis {
     let demoted = false;
     for (const call of traced.calls) {
       if (!this.plan.migrates(call)) continue;
-      this.plan.demote(call, `${staysOnV1(call)}: the program reads ${node.name.text} of the ${traced.resource.singular} each ${call.resource.singular} names, and v2beta1 gives that ${traced.resource.singular} with ${traced.hydrated.join(', ')} only; read the ${traced.resource.singular} by its uid, then migrate`);
+      // A field v2beta1 does not serve at all (a role's capabilities) cannot be had by reading the record either.
+      const advice = fieldsGoneInV2(traced.resource).has(node.name.text) ? `, and its ${traced.resource.kind} has no ${node.name.text} at all; find it elsewhere or drop the read, then migrate` : `; read the ${traced.resource.singular} by its uid, then migrate`;
+      this.plan.demote(call, `${staysOnV1(call)}: the program reads ${node.name.text} of the ${traced.resource.singular} each ${call.resource.singular} names, and v2beta1 gives that ${traced.resource.singular} with ${traced.hydrated.join(', ')} only${advice}`);
       demoted = true;
     }
     return demoted;
@@ -950,7 +952,8 @@ export class Analysis {
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
       const migrating = v1Calls.some((c) => this.plan.migrates(c));
-      const why = !migrating || !this.types.pinned.has(container)
+      // A list type several kinds share keeps its names for the calls that stay, and each migrating list gets a v2 copy in its place.
+      const why = !migrating || !this.types.pinned.has(container) || (this.types.needsCopies(container) && !this.types.fromData.has(container))
         ? undefined
         : this.types.fromData.has(container)
           ? `the type ${containerName(container)} also types ${this.types.fromData.get(container)}`

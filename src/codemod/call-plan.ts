@@ -5,7 +5,7 @@
  * reads it; a constant shared with calls that stay on v1 keeps a v1 copy for them.
  */
 import { ts } from 'ts-morph';
-import { hasV1Path, pluralWords, readOneQuery, rewriteV1Paths, type Operation } from '../contract/index.js';
+import { collectionAfterV1Prefix, hasV1Path, pluralWords, readOneQuery, rewriteV1Paths, type Operation } from '../contract/index.js';
 import { placeOf } from './places.js';
 import { HOLE, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
@@ -222,6 +222,7 @@ export class CallPlan {
       demoted = true;
     }
     demoted = this.planBases() || demoted;
+    this.planCollectionsAfterBases(users);
     for (const call of this.calls) {
       if (this.migrates(call) && !this.consistent(call)) {
         this.demote(call, `the path of this ${call.resource.singular} ${call.operation} is put together from pieces migrate-v2 cannot rewrite one by one: migrate it by hand`);
@@ -290,6 +291,24 @@ export class CallPlan {
       demoted = true;
     }
     return demoted;
+  }
+
+  /**
+   * `api.get('/rolebindings')` on an instance whose base ends `/iam/v1`: the collection, written
+   * apart from the prefix, takes v2's spelling in its own literal, when only calls that migrate read it.
+   */
+  private planCollectionsAfterBases(v1Users: ReadonlyMap<PathLiteral, V1Call[]>): void {
+    const readers = new Map<PathLiteral, V1Call[]>();
+    for (const call of this.calls) for (const literal of call.parts.literals) readers.set(literal, [...(readers.get(literal) ?? []), call]);
+    for (const [literal, calls] of readers) {
+      if (v1Users.has(literal) || this.rewrites.has(literal) || !calls.every((c) => this.migrates(c))) continue;
+      const pieces = calls.map((c) => {
+        const at = c.url.indexOf(literal.text);
+        return at < 0 ? undefined : collectionAfterV1Prefix(c.url.slice(0, at), literal.text);
+      });
+      const piece = pieces[0];
+      if (piece !== undefined && pieces.every((p) => p === piece)) this.rewrites.set(literal, literalSource(literal).replace(literal.text, piece));
+    }
   }
 
   /** The call's URL after the planned literal rewrites is the v2 URL of the same call. */

@@ -127,6 +127,21 @@ export function endsWithV1Prefix(text: string): boolean {
   return ENDS_WITH_V1_PREFIX.test(text);
 }
 
+const PREFIX_AT_END = new RegExp(`(?:^|\/)(${DOMAIN_NAMES})\/${VERSION_SEGMENT.v1}\/?$`);
+
+/**
+ * A path piece that follows a v1 prefix written elsewhere (`'/rolebindings'` after a base URL
+ * ending `/iam/v1`), with its collection spelled as v2 spells it; undefined when it needs no change.
+ */
+export function collectionAfterV1Prefix(before: string, piece: string): string | undefined {
+  const prefix = PREFIX_AT_END.exec(before)?.[0];
+  if (!prefix) return undefined;
+  const v2Prefix = rewriteV1Paths(prefix);
+  const whole = rewriteV1Paths(prefix + piece);
+  const rewritten = whole.startsWith(v2Prefix) ? whole.slice(v2Prefix.length) : undefined;
+  return rewritten !== undefined && rewritten !== piece ? rewritten : undefined;
+}
+
 /** Collections whose v2 spelling differs from v1's: [v1, v2]. */
 export function renamedCollections(): [string, string][] {
   return RESOURCES.filter((r) => r.v1.collection !== r.v2.collection).map((r) => [r.v1.collection, r.v2.collection]);

@@ -93,7 +93,8 @@ function pathSegment(ctx: TransformContext, id: ts.Expression): string {
   if (ts.isIdentifier(id)) return `\${${id.text}}`;
   const source = ctx.textOf(id);
   if (ts.isStringLiteral(id)) return id.text.replace(/[`\\]/g, (c) => `\\${c}`).replace(/\$\{/g, '\\${');
-  return source.slice(1, -1);
+  // A template's text between its backticks; a read of a name (`process.argv[2]`) as a hole of its own.
+  return ts.isTemplateLiteral(id) ? source.slice(1, -1) : `\${${source}}`;
 }
 
 /**

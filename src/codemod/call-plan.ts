@@ -5,7 +5,7 @@
  * reads it; a constant shared with calls that stay on v1 keeps a v1 copy for them.
  */
 import { ts } from 'ts-morph';
-import { collectionAfterV1Prefix, hasV1Path, pluralWords, readOneQuery, rewriteV1Paths, type Operation } from '../contract/index.js';
+import { collectionAfterV1Prefix, hasV1Path, pluralWords, readOneQuery, renamedFieldNames, rewriteV1Paths, V1_LIST_KEYS, type Operation } from '../contract/index.js';
 import { placeOf } from './places.js';
 import { HOLE, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
@@ -47,7 +47,8 @@ export function initialDecision(call: V1Call): Decision {
   }
   // Through a list reader, the analysis decides (reader-gets.ts).
   if (call.operation === 'get-by-list' && !call.via?.records && !readOneLiteral(call) && !readOneOption(call)) {
-    return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= whose URL is not a plain literal: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
+    const how = call.query && ts.isPropertyAssignment(call.query) ? `whose id comes in its query option (\`${call.query.getText().slice(0, 50)}\`) as more than a plain name` : 'whose URL is not a plain literal';
+    return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= ${how}: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
   }
   // `?${qs}`, `list(path, filters)`: v1 read one record by `?id=`, which v2 lists do not take; keys unknown here may hold it.
   if (call.operation === 'list' && UNKNOWN_QUERY_KEY.test(call.url)) {
@@ -84,8 +85,15 @@ export function readOneOption(call: V1Call): { property: NonNullable<V1Call['que
 }
 
 function isPlainValue(e: ts.Expression): boolean {
-  if (ts.isIdentifier(e) || ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return true;
+  if (ts.isIdentifier(e) || ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || untouchedRead(e)) return true;
   return ts.isTemplateExpression(e) && e.templateSpans.every((span) => ts.isIdentifier(span.expression));
+}
+
+/** `process.argv[2]`, `opts.who`: names and indexes no transform renames (not a record's `id`). */
+function untouchedRead(e: ts.Expression): boolean {
+  if (ts.isIdentifier(e)) return true;
+  if (ts.isElementAccessExpression(e)) return ts.isNumericLiteral(e.argumentExpression) && untouchedRead(e.expression);
+  return ts.isPropertyAccessExpression(e) && !renamedFieldNames().has(e.name.text) && !V1_LIST_KEYS.has(e.name.text) && untouchedRead(e.expression);
 }
 
 /** The declaration a literal sits in, among those the calls followed: the constant a split copies. */

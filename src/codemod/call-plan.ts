@@ -63,7 +63,9 @@ const UNKNOWN_QUERY_KEY = new RegExp(`[?&]${HOLE}`);
 /** The literal of a read-by-list URL that ends with `?id=`, when the id is the only query parameter. */
 export function readOneLiteral(call: V1Call): PathLiteral | undefined {
   const query = readOneQuery(call.resource);
-  if (!call.url.endsWith(`${query}${HOLE}`) || call.url.indexOf('?') !== call.url.length - query.length - 1) return undefined;
+  // The id after it: a hole, or the text of a constant the URL was read through (`const bobId = '...'`).
+  const at = call.url.lastIndexOf(query);
+  if (at < 0 || call.url.indexOf('?') !== at || at + query.length === call.url.length || /[?&#]/.test(call.url.slice(at + query.length))) return undefined;
   // Only a literal of the call's own URL: one in a shared constant would change its other users too.
   return call.parts.literals.find((l) => l.text.endsWith(query) && l.pos >= call.urlNode.pos && l.end <= call.urlNode.end);
 }

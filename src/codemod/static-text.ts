@@ -64,9 +64,11 @@ function baseName(n: ts.Expression): string | undefined {
 /** `new URLSearchParams({ name, 'uidp.children_of': x })`: the keys are known, the values are not. */
 function queryOf(init: ts.Expression | undefined): Evaluated | undefined {
   const object = init && unwrap(init);
-  if (!object || !ts.isObjectLiteralExpression(object)) return undefined;
-  const keys = object.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && !ts.isSpreadAssignment(p) ? `${p.name.text}=${HOLE}` : HOLE));
-  return { text: keys.join('&'), literals: [], references: [] };
+  // `new URLSearchParams(name ? { name } : {})`: the keys of either object, each perhaps absent.
+  const objects = object && ts.isConditionalExpression(object) ? [unwrap(object.whenTrue), unwrap(object.whenFalse)] : object ? [object] : [];
+  if (objects.length === 0 || !objects.every(ts.isObjectLiteralExpression)) return undefined;
+  const keys = objects.flatMap((o) => o.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && !ts.isSpreadAssignment(p) ? `${p.name.text}=${HOLE}` : HOLE)));
+  return { text: [...new Set(keys)].join('&'), literals: [], references: [] };
 }
 
 /** The expression under parentheses, type assertions, `!` and `await`. */

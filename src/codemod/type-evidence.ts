@@ -157,7 +157,8 @@ export class TypeEvidence {
         // Only the checker can tell that a value is no API record (the flow alone knows too little).
         if (this.types.containers.size === 0 || ts.isSpreadElement(arg) || isFunctionValue(arg)) return;
         projectCallee ??= this.mayBeProjectFunction(node);
-        if (projectCallee) this.types.markForeignArgument(parameterOf(i)?.type);
+        // `this.toModel(r)` of `r: Raw` in a generic base: a value of a type parameter says nothing of what it holds.
+        if (projectCallee && !(this.checker.getTypeAtLocation(arg).flags & ts.TypeFlags.TypeParameter)) this.types.markForeignArgument(parameterOf(i)?.type);
         return;
       }
       const parameter = parameterOf(i);

@@ -196,19 +196,26 @@ function noteNewlyServed(ctx: TransformContext, read: ts.PropertyAccessExpressio
  * (and, where a map leaves its zeros out, fewer members): once per file, the first place it does. A
  * request's body, serialised for a v1 call or inside a helper that sends it, is no record shown.
  */
-function noteShownWhole(ctx: TransformContext, call: ts.CallExpression, once: { noted: boolean }): void {
-  if (once.noted) return;
+/** Where the file shows records whole, the first place for each kind: one note names them all. */
+type ShownWhole = Map<ResourceContract, ts.CallExpression>;
+
+function findShownWhole(ctx: TransformContext, call: ts.CallExpression, shown: ShownWhole): void {
   const callee = call.expression.getText(ctx.sf);
   // A reply a server or a test double sends (`res.json(record)`, `HttpResponse.json(...)`) is not counted: it goes where the codemod follows.
   if ((callee !== 'JSON.stringify' && !PRINTED_BY.test(callee)) || sentAsBody(ctx, call)) return;
   const values = callee === 'JSON.stringify' ? call.arguments.slice(0, 1) : call.arguments;
-  const shown = values.flatMap((a) => {
+  for (const a of values) {
     const shape = ts.isSpreadElement(a) ? undefined : (ctx.shapeOf(a) ?? handedShape(ctx, a));
-    return shape?.kind === 'resource' || shape?.kind === 'array' ? [shape] : [];
-  })[0];
-  if (!shown) return;
-  once.noted = true;
-  ctx.todo(call, `this shows ${shown.resource.singular} records whole: on v2 their keys differ (${keysOnV2(shown.resource)}), so what it prints or writes changes with them; check whoever reads it`);
+    if ((shape?.kind === 'resource' || shape?.kind === 'array') && !shown.has(shape.resource)) shown.set(shape.resource, call);
+  }
+}
+
+/** One note per file, at the first place records are shown whole, naming how each kind shown differs on v2. */
+function noteShownWhole(ctx: TransformContext, shown: ShownWhole): void {
+  const [first, ...others] = [...shown];
+  if (!first) return;
+  const more = others.map(([resource]) => `; ${resource.singular} records elsewhere in this file (${keysOnV2(resource)})`).join('');
+  ctx.todo(first[1], `this shows ${first[0].singular} records whole: on v2 their keys differ (${keysOnV2(first[0])})${more}, so what it prints or writes changes with them; check whoever reads it`);
 }
 
 /**
@@ -402,11 +409,11 @@ export const fieldRenamesTransform: Transform = {
     }
     for (const call of ctx.calls) if (call.operation === 'update' || call.operation === 'create') renameBodyKeys(ctx, call);
     const shown: [ts.Node, string][] = [];
-    const shownWhole = { noted: false };
+    const shownWhole: ShownWhole = new Map();
     const noted = new Set<string>();
     for (const node of nodesOf(ctx.sf).ofKinds(...RENAME_SITES)) {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
-      if (ts.isCallExpression(node)) noteShownWhole(ctx, node, shownWhole);
+      if (ts.isCallExpression(node)) findShownWhole(ctx, node, shownWhole);
       if (ts.isCallExpression(node) || ts.isForInStatement(node)) noteKeysRead(ctx, node);
       if (ts.isCallExpression(node) || ts.isBinaryExpression(node) || ts.isElementAccessExpression(node)) renameKeyTested(ctx, node);
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);
@@ -435,5 +442,6 @@ export const fieldRenamesTransform: Transform = {
       }
     }
     notePrecision(ctx, shown);
+    noteShownWhole(ctx, shownWhole);
   },
 };

@@ -12,7 +12,7 @@ export function placeOf(node: ts.Node, from: ts.SourceFile): string {
   const sf = node.getSourceFile();
   const file = sf === from ? '' : relative(dirname(from.fileName), sf.fileName) || sf.fileName.split('/').pop()!;
   const within = enclosingName(node);
-  return [within, file].filter(Boolean).join(', ') || 'at the top of its file';
+  return [within, file].filter(Boolean).join(', ') || 'in top-level code';
 }
 
 /** `test "title"` of an it/test callback, or `name()` of the function a node stands in. */

@@ -165,5 +165,7 @@ export function keyChanges(resource: ResourceContract, named: ReadonlySet<string
 /** What a record's keys show otherwise on v2, its maps' zero members included. */
 export function keysOnV2(resource: ResourceContract): string {
   const maps = resource.fields.filter((f) => f.normalise === 'int-map-zero-defaults').map((f) => f.v2);
-  return [keyChanges(resource), ...maps.map((m) => `leaves a zero member of ${m} out`)].join('; ');
+  // A reference v1 gave as a uid string becomes an object; one v1 gave as an object keeps fewer members.
+  const references = resource.fields.flatMap((f) => (f.reference && f.v2 ? [`gives ${f.v2} as { ${f.reference.hydratedFields.map((h) => h.name).join(', ')} }${f.reference.v1Form === 'uid' ? ' where v1 gave its uid' : ''}`] : []));
+  return [keyChanges(resource), ...maps.map((m) => `leaves a zero member of ${m} out`), ...references].filter(Boolean).join('; ');
 }

@@ -9,7 +9,7 @@ import { ts } from 'ts-morph';
 import { morePreciseThanV2, preciseTimestamp, preciseTimestampNames } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
-import { unwrap } from './static-text.js';
+import { functionOf, unwrap } from './static-text.js';
 import { isFallback } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 
@@ -121,13 +121,20 @@ function readFromOutside(value: ts.Expression, declarationOf: (n: ts.Node) => ts
   }
   const d = ts.isIdentifier(root) ? declarationOf(root) : undefined;
   if (!d || !ts.isVariableDeclaration(d) || !d.initializer) return undefined;
+  return readIn(d.initializer, declarationOf);
+}
+
+/** What an expression reads from outside the program, through the program's functions it calls (`sinceArg()` returning `process.argv[i + 1]`), two deep. */
+function readIn(expression: ts.Node, declarationOf: (n: ts.Node) => ts.Declaration | undefined, depth = 0): string | undefined {
   let found: string | undefined;
   const visit = (n: ts.Node): void => {
     if (found) return;
     if (ts.isCallExpression(n) || ts.isPropertyAccessExpression(n)) found = sourceNamed((ts.isCallExpression(n) ? n.expression : n).getText());
+    const fn = !found && depth < 2 && ts.isCallExpression(n) ? functionOf(n.expression, declarationOf) : undefined;
+    if (fn && fn !== expression) found = fn.body && readIn(fn.body, declarationOf, depth + 1);
     if (!found && !ts.isFunctionLike(n)) ts.forEachChild(n, visit);
   };
-  visit(d.initializer);
+  visit(expression);
   return found;
 }
 

@@ -372,6 +372,9 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
   const isText = (e: ts.Expression): boolean => {
     const n = unwrap(e);
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'text' && isResponseOrBody(n.expression.expression)) return true;
+    // `res.text().then((text) => ...)`: the callback's parameter is the text (a delete's empty body read as migrate-v2 writes it).
+    const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+    if (d && ts.isParameter(d) && isPromiseCallback(d.parent) && d.parent.parameters[0] === d) return isText(((d.parent.parent as ts.CallExpression).expression as ts.PropertyAccessExpression).expression);
     return holds(e, isText);
   };
   const isBody = (e: ts.Expression): boolean => {
@@ -385,6 +388,12 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
       const parsed = name.text === 'json' && isResponseOrBody(expression);
       if (parsed && (transport.client === 'fetch' || transport.client === 'undici')) parse ??= n;
       if (parsed) return true;
+      // `res.text().then((text) => (text ? JSON.parse(text) : {}))`: the body, or nothing where there is none.
+      const callback = n.arguments[0] && unwrap(n.arguments[0]);
+      if (name.text === 'then' && isText(expression) && callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) {
+        const returned = returnedExpressions(callback);
+        return returned.some(isBody) && returned.every((r) => isBody(r) || isNothing(r));
+      }
       if (name.text === 'then' && isResponse(expression) && n.arguments[0] && /\.json\(\)/.test(n.arguments[0].getText())) {
         const response = thenParameter(call);
         const json = response && (transport.client === 'fetch' || transport.client === 'undici') ? jsonOf(n.arguments[0], response.text) : undefined;

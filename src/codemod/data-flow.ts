@@ -157,7 +157,9 @@ export class DataFlow {
   /** What a name declared with a type that says nothing holds, read through the value its site is given. */
   private hiddenShape(declaration: ts.Node): Shape | undefined {
     const site = this.hiddenSites && bindingSite(declaration);
-    if (!site || this.hiddenSites!.has(site) || !site.type || !saysNothing(site.type)) return undefined;
+    // `const card = { ...repos[0], owner }` of records known by their type alone: the copy's own type names no record type.
+    const copy = site && !site.type && ts.isVariableDeclaration(site) && site.initializer && isCopyOfSpread(site.initializer);
+    if (!site || this.hiddenSites!.has(site) || (!copy && (!site.type || !saysNothing(site.type)))) return undefined;
     this.hiddenSites!.add(site);
     this.bindPattern(site.name, ts.isVariableDeclaration(site) ? site.initializer && this.shapeOf(site.initializer) : this.callbackShape(site));
     return isPattern(declaration) ? this.patterns.get(declaration) : this.declared.get(declaration as ts.Declaration);
@@ -1103,6 +1105,12 @@ interface Feeds {
 }
 /** What one use of a function hands its parameter `i`, if anything. */
 type Use = (i: number) => Feed | undefined;
+
+/** `{ ...record, owner }`: an object literal made from a spread. */
+function isCopyOfSpread(e: ts.Expression): boolean {
+  const n = unwrap(e);
+  return ts.isObjectLiteralExpression(n) && n.properties.some(ts.isSpreadAssignment);
+}
 
 /** The methods of a class or an object literal with a body, by their declarations: `toModel(raw) {}`, `#toModel(raw) {}`, `toModel = (raw) => ...`, `group: (raw) => ...`. */
 function methodsOf(owner: ts.ClassDeclaration | ts.ObjectLiteralExpression): [ts.Declaration, ts.SignatureDeclaration][] {

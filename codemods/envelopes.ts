@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, V1_LIST_KEYS, type ResourceContract } from '../src/contract/index.js';
-import { bindingKey, nodesOf, renameBindingKey, renameKeyNamedAsText, renameObjectKey, renameTypeMember } from './helpers.js';
+import { bindingKey, nodesOf, propertyKey, renameBindingKey, renameKeyNamedAsText, renameObjectKey, renameTypeMember } from './helpers.js';
 
 const v1Key = (resource: ResourceContract) => resource.v1.endpoints.list!.envelopeKey;
 const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelopeKey;
@@ -54,13 +54,13 @@ function copySharedListTypes(ctx: TransformContext): void {
  * the program builds, from the pages it read or from rows of its own, keeps the key its type has.
  */
 function renameBuiltEnvelope(ctx: TransformContext, object: ts.ObjectLiteralExpression): void {
-  const items = object.properties.find((p) => p.name && V1_LIST_KEYS.has(p.name.getText(ctx.sf).replace(/['"]/g, '')));
+  const items = object.properties.find((p) => V1_LIST_KEYS.has(propertyKey(p) ?? ''));
   if (!items || ctx.isClaimed(items.name!)) return;
   const checker = ctx.analysis.checker;
   const contextual = checker.getContextualType(object);
   // In an async function the return's contextual type is `T | PromiseLike<T>`: the list is what it awaits.
   const role = contextual && (ctx.analysis.types.roleOf(contextual) ?? ctx.analysis.types.roleOf(checker.getAwaitedType(contextual) ?? contextual));
-  if (role?.shape === 'envelope' && items.name!.getText(ctx.sf).replace(/['"]/g, '') === v1Key(role.resource)) renameObjectKey(ctx, items, v2Key(role.resource));
+  if (role?.shape === 'envelope' && propertyKey(items) === v1Key(role.resource)) renameObjectKey(ctx, items, v2Key(role.resource));
 }
 
 /** `body['items']`, `'items' in body`, `Object.hasOwn(body, 'items')`: the list's key named as text. */

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import type { Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, renamesInWords, type ResourceContract } from '../src/contract/index.js';
+import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedByV1, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, renamesInWords, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole } from '../src/codemod/named-keys.js';
 import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, renameKeyNamedAsText, renameObjectKey, renameTypeMember } from './helpers.js';
 import { assignedTo, bodyLiteral, enclosingScope, isEquality, isFallback, usesOf } from '../src/codemod/syntax.js';
@@ -144,7 +144,7 @@ function shownTimestamp(ctx: TransformContext, node: ts.PropertyAccessExpression
   if (!shownWhole(node, (n) => ctx.analysis.text.declarationOf(n))) return undefined;
   const shape = ctx.shapeOf(node.expression);
   // A name the kind never had on v1 (`card.createdAt` of a copy of a repo) is the program's own value.
-  const served = shape?.kind === 'resource' && shape.resource.fields.some((f) => f.v1 && (f.v1 === node.name.text || f.v2 === node.name.text));
+  const served = shape?.kind === 'resource' && servedByV1(shape.resource, node.name.text);
   return served ? preciseTimestamp(shape.resource, node.name.text) : undefined;
 }
 
@@ -316,7 +316,7 @@ function renameOverrides(ctx: TransformContext, object: ts.ObjectLiteralExpressi
     if (shape?.kind !== 'resource') continue;
     const takenOut = keysTakenOut((p as ts.SpreadAssignment).expression, (n) => ctx.analysis.text.declarationOf(n));
     // Taken out under either name: a second run meets `{ uid: id, ...rest }`.
-    const held = [...clientFieldRenames(shape.resource)].filter(([key, to]) => shape.resource.fields.some((f) => f.v1 === key) && !takenOut.has(key) && !takenOut.has(to));
+    const held = [...clientFieldRenames(shape.resource)].filter(([key, to]) => servedByV1(shape.resource, key) && !takenOut.has(key) && !takenOut.has(to));
     renamePropertyKeys(ctx, object.properties.slice(at + 1), new Map(held));
     return true;
   }
@@ -330,7 +330,7 @@ function renameOverrides(ctx: TransformContext, object: ts.ObjectLiteralExpressi
  */
 function renamedRead(resource: ResourceContract, name: string): string | undefined {
   const to = clientFieldRenames(resource).get(name);
-  return to && (resource.fields.some((f) => f.v1 === name) || servedOnlyByV2(resource, name)) ? to : undefined;
+  return to && (servedByV1(resource, name) || servedOnlyByV2(resource, name)) ? to : undefined;
 }
 
 /** `rest` of `const { id, description, ...rest } = group`: the keys taken out before it. */

@@ -6,7 +6,7 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { readOneLiteral, readOneOption } from '../src/codemod/call-plan.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
-import { notFoundMeets, type Tag } from '../src/codemod/wrappers.js';
+import { notFoundMeets, responseVariable, type Tag, type WrapperFunction } from '../src/codemod/wrappers.js';
 import type { ReaderGet } from '../src/codemod/reader-gets.js';
 import { GRPC_CODES, missingRecordChange, readOneQuery } from '../src/contract/index.js';
 
@@ -157,11 +157,8 @@ function statusSeenIn(fn: ts.Node): boolean {
  * `for (const hook of this.onResponse) hook(res)`: a call in a wrapper, made for its effect, that is
  * handed the response its client answered, whole, where a 404 reaches (not a method of the response).
  */
-function responseHandedOn(fn: ts.Node, transport: ts.CallExpression): ts.CallExpression | undefined {
-  let response: ts.Identifier | undefined;
-  forEachNode(fn, (n) => {
-    if (!response && ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && transport.pos >= n.initializer.pos && transport.end <= n.initializer.end) response = n.name;
-  });
+function responseHandedOn(fn: WrapperFunction, transport: ts.CallExpression): ts.CallExpression | undefined {
+  const response = responseVariable(fn, transport);
   if (!response) return undefined;
   let handed: ts.CallExpression | undefined;
   forEachNode(fn, (n) => {
@@ -170,7 +167,7 @@ function responseHandedOn(fn: ts.Node, transport: ts.CallExpression): ts.CallExp
     let statement: ts.Node = n;
     while (statement !== fn && !ts.isStatement(statement)) statement = statement.parent;
     // For its side effect (a hook, a logger, an event): a call whose answer is returned or kept is the answer's reading.
-    const effect = ts.isExpressionStatement(statement) && (unwrap(statement.expression) === n || (ts.isAwaitExpression(unwrap(statement.expression)) && unwrap((unwrap(statement.expression) as ts.AwaitExpression).expression) === n));
+    const effect = ts.isExpressionStatement(statement) && unwrap(statement.expression) === n;
     if (effect && reachedByNotFound(statement, fn, response!.text)) handed = n;
   });
   return handed;

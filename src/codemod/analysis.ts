@@ -129,8 +129,13 @@ export class Analysis {
 
   /** v1 path literals of a file that no recognised call or test double reads: requests migrate-v2 does not recognise, or no requests at all. */
   strayLiterals(sf: ts.SourceFile): PathLiteral[] {
-    return strayV1Literals(sf, (literal) => this.plan.readLiterals.has(literal) || this.doubles.literals.has(literal));
+    // Asked by the analysis and again by the paths transform: one walk of the file.
+    let found = this.strays.get(sf);
+    if (!found) this.strays.set(sf, (found = strayV1Literals(sf, (literal) => this.plan.readLiterals.has(literal) || this.doubles.literals.has(literal))));
+    return found;
   }
+
+  private readonly strays = new Map<ts.SourceFile, PathLiteral[]>();
 
   private callNodes?: Set<ts.CallExpression>;
 
@@ -1086,7 +1091,7 @@ function collectDataTypes(file: FileAnalysis, out: ts.TypeNode[]): void {
     const n = e && unwrap(e);
     if (!n) return false;
     if (ts.isConditionalExpression(n)) return parsedData(n.whenTrue) || parsedData(n.whenFalse);
-    if (ts.isBinaryExpression(n) && (n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || n.operatorToken.kind === ts.SyntaxKind.BarBarToken)) return parsedData(n.left) || parsedData(n.right);
+    if (ts.isBinaryExpression(n) && isFallback(n.operatorToken.kind)) return parsedData(n.left) || parsedData(n.right);
     // `JSON.parse(raw).defaultGroup`: a member of parsed data is parsed data.
     let root: ts.Expression = n;
     while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) root = unwrap(root.expression);

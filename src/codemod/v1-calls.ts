@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { isProjectSource } from './resource-types.js';
-import { assignedTo, propertyKey, propertyOf, usesOf } from './syntax.js';
+import { assignedTo, isNullish, propertyKey, propertyOf, usesOf } from './syntax.js';
 import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
@@ -371,7 +371,7 @@ function reshapingInterceptor(call: ts.CallExpression, text: StaticText): string
     const ownerName = ts.isPropertyAccessExpression(owner.expression) ? owner.expression.name.getText(home) : owner.expression.getText(home);
     if (ownerName !== name.text) continue;
     const handler = use.arguments[0] && unwrap(use.arguments[0]);
-    if (!handler || handler.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(handler) && handler.text === 'undefined') || answersWhatItIsHanded(handler)) continue;
+    if (!handler || isNullish(handler) || answersWhatItIsHanded(handler)) continue;
     return `the client of this v1 call has a response interceptor that answers something other than the response (\`${use.getText(home).length <= 60 ? use.getText(home) : 'interceptors.response.use(...)'}\`): migrate-v2 cannot tell what the call gives its caller, so it stays on v1; migrate it by hand`;
   }
   return undefined;

@@ -306,7 +306,7 @@ function statusTested(node: ts.Node, response: ts.Identifier): string | undefine
 }
 
 /** The variable a function keeps the transport's response in (`const res = await fetch(...)`). */
-function responseVariable(fn: WrapperFunction, call: ts.CallExpression): ts.Identifier | undefined {
+export function responseVariable(fn: WrapperFunction, call: ts.CallExpression): ts.Identifier | undefined {
   for (let n: ts.Node = call; n !== fn; n = n.parent) {
     if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && unwrap(n.initializer) === call) return n.name;
   }

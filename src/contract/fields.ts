@@ -110,6 +110,11 @@ export function fieldsGoneInV2(resource: ResourceContract): ReadonlySet<string> 
   return new Set(resource.fields.filter((f) => f.v1 && !f.v2 && !f.reference).map((f) => f.v1!));
 }
 
+/** Whether v1 serves a field of this kind, by its v1 name or the v2 name it takes. */
+export function servedByV1(resource: ResourceContract, name: string): boolean {
+  return resource.fields.some((f) => f.v1 !== undefined && (f.v1 === name || f.v2 === name));
+}
+
 /**
  * The v2 name a read takes where v1 never served that field on this kind and v2 does (a group's
  * `createdAt` read as `createTime`): undefined on v1, a value on v2.

@@ -91,8 +91,8 @@ const DOMAIN_NAMES = [...new Set(RESOURCES.map((r) => r.domain))].join('|');
 // client's prefixUrl, 'iam/v1/groups'); what may follow it: the path goes on, a query, the end of
 // the text, a quote or a template hole.
 const V1_PREFIX = new RegExp(`(^|[/'"\`])(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}(?=[/?#'"\`$]|$)`, 'g');
-// `iam/v1/` at the start too: got and ky join a relative path to their prefixUrl.
-const ENDS_WITH_V1_PREFIX = new RegExp(`(?:^|\\/)(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}\\/$`);
+// `iam/v1/` at the start too: got and ky join a relative path to their prefixUrl. The slash after it is optional: a base URL may end without one.
+const PREFIX_AT_END = new RegExp(`(?:^|\\/)(${DOMAIN_NAMES})\\/${VERSION_SEGMENT.v1}\\/?$`);
 
 const ENDS_WITH_DOMAIN = new RegExp(`\\/(${DOMAIN_NAMES})\\/$`);
 
@@ -124,10 +124,8 @@ export function apiPathPrefixes(): string[] {
 
 /** Whether a text ends with a domain's v1 prefix, so that what follows (the collection) is not in it. */
 export function endsWithV1Prefix(text: string): boolean {
-  return ENDS_WITH_V1_PREFIX.test(text);
+  return text.endsWith('/') && PREFIX_AT_END.test(text);
 }
-
-const PREFIX_AT_END = new RegExp(`(?:^|\/)(${DOMAIN_NAMES})\/${VERSION_SEGMENT.v1}\/?$`);
 
 /**
  * A path piece that follows a v1 prefix written elsewhere (`'/rolebindings'` after a base URL

@@ -118,7 +118,8 @@ export class ResourceTypes {
     if (ts.isUnionTypeNode(node) || ts.isIntersectionTypeNode(node)) {
       // A named type made with a base (`type Group = Stamped & {...}`); an intersection written in place names no type other values could share.
       if (ts.isIntersectionTypeNode(node) && shape === 'resource' && ts.isTypeAliasDeclaration(node.parent)) this.noteSharedBase(node.parent, node.types, resource);
-      for (const t of node.types) this.attach(t, shape, resource, depth + 1);
+      const members = ts.isUnionTypeNode(node) && shape === 'resource' ? this.membersFitting(node.types, resource) : node.types;
+      for (const t of members) this.attach(t, shape, resource, depth + 1);
       return;
     }
     if (ts.isArrayTypeNode(node)) {
@@ -142,6 +143,23 @@ export class ResourceTypes {
     if (aliased) return this.attach(aliased, shape, resource, depth + 1);
     const container = this.containerOf(node.typeName);
     if (container && shape !== 'array') this.attachContainer(container, shape, resource, args, depth);
+  }
+
+  /**
+   * `record: Group | Identity` handed identities: the record types of a union that hold them are
+   * those whose members are most the kind's fields; the others describe the other kinds handed.
+   */
+  private membersFitting(types: ts.NodeArray<ts.TypeNode>, resource: ResourceContract): readonly ts.TypeNode[] {
+    const fields = new Set(resource.fields.flatMap((f) => [f.v1, f.v2].filter((n): n is string => n !== undefined)));
+    const score = (t: ts.TypeNode): number | undefined => {
+      const container = ts.isTypeLiteralNode(t) ? t : ts.isTypeReferenceNode(t) ? this.containerOf(t.typeName) : undefined;
+      return container?.members.filter((m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && fields.has(m.name.text)).length;
+    };
+    const scores = types.map(score);
+    const records = scores.filter((s): s is number => s !== undefined);
+    if (records.length < 2) return types;
+    const best = Math.max(...records);
+    return types.filter((_, i) => scores[i] === undefined || scores[i] === best);
   }
 
   /** The type an alias names when it is not a literal (`type Groups = Group[]`). */

@@ -61,14 +61,23 @@ function baseName(n: ts.Expression): string | undefined {
   return ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression) ? n.argumentExpression.text : undefined;
 }
 
-/** `new URLSearchParams({ name, 'uidp.children_of': x })`: the keys are known, the values are not. */
-function queryOf(init: ts.Expression | undefined): Evaluated | undefined {
+/**
+ * `{ name, 'uidp.children_of': x }`, `name ? { name } : {}`: the query keys an object gives (of
+ * either branch, each perhaps absent) as `key=HOLE&...`; a key it cannot name is a HOLE. Undefined
+ * when it is no object written here.
+ */
+export function queryKeysOf(init: ts.Expression | undefined): string | undefined {
   const object = init && unwrap(init);
-  // `new URLSearchParams(name ? { name } : {})`: the keys of either object, each perhaps absent.
   const objects = object && ts.isConditionalExpression(object) ? [unwrap(object.whenTrue), unwrap(object.whenFalse)] : object ? [object] : [];
   if (objects.length === 0 || !objects.every(ts.isObjectLiteralExpression)) return undefined;
   const keys = objects.flatMap((o) => o.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && !ts.isSpreadAssignment(p) ? `${p.name.text}=${HOLE}` : HOLE)));
-  return { text: [...new Set(keys)].join('&'), literals: [], references: [] };
+  return [...new Set(keys)].join('&');
+}
+
+/** `new URLSearchParams({ name })`: the keys are known, the values are not. */
+function queryOf(init: ts.Expression | undefined): Evaluated | undefined {
+  const text = queryKeysOf(init);
+  return text === undefined ? undefined : { text, literals: [], references: [] };
 }
 
 /** The expression under parentheses, type assertions, `!` and `await`. */
@@ -305,8 +314,7 @@ export class StaticText {
     const query = call.arguments.slice(1).map((a) => unwrap(a)).find((a) => !ts.isStringLiteralLike(a));
     // A query already in the returned text was put there by the builder's own template.
     if (!query || result.text.includes('?')) return result;
-    const keys = ts.isObjectLiteralExpression(query) ? query.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [`${p.name.text}=${HOLE}`] : [])) : [HOLE];
-    return { ...result, text: `${result.text}${result.text.includes('?') ? '&' : '?'}${keys.join('&')}` };
+    return { ...result, text: `${result.text}${result.text.includes('?') ? '&' : '?'}${queryKeysOf(query) ?? HOLE}` };
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import { ts } from 'ts-morph';
 import { collectionBase, GRPC_CODES, RESOURCES, type HttpMethod } from '../contract/index.js';
-import { functionOf, HOLE, PARAMETER_MARK, returnedExpressions, StaticText, unwrap, type Evaluated } from './static-text.js';
+import { functionOf, HOLE, PARAMETER_MARK, queryKeysOf, returnedExpressions, StaticText, unwrap, type Evaluated } from './static-text.js';
 import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
@@ -78,8 +78,7 @@ function queryKeys(arg: ts.Expression, declarationOf: (n: ts.Node) => ts.Declara
     const d = declarationOf(n);
     if (d && ts.isVariableDeclaration(d) && d.initializer) n = unwrap(d.initializer);
   }
-  if (!ts.isObjectLiteralExpression(n)) return HOLE;
-  return n.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? `${p.name.text}=${HOLE}` : HOLE)).join('&');
+  return queryKeysOf(n) ?? HOLE;
 }
 
 /**

@@ -128,6 +128,12 @@ export class ResourceTypes {
     }
     if (ts.isTypeOperatorNode(node)) return this.attach(node.type, shape, resource, depth + 1);
     if (ts.isTypeLiteralNode(node)) return this.attachContainer(node, shape, resource, undefined, depth);
+    // `components['schemas']['Group']` of openapi-typescript: the member type it names.
+    if (ts.isIndexedAccessTypeNode(node)) {
+      const named = this.checker.getTypeFromTypeNode(node).getSymbol()?.declarations?.[0];
+      if (named && (ts.isTypeLiteralNode(named) || ts.isInterfaceDeclaration(named)) && shape !== 'array') this.attachContainer(named, shape, resource, undefined, depth);
+      return;
+    }
     if (!ts.isTypeReferenceNode(node)) return;
     const name = ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.right.text;
     const args = node.typeArguments ?? [];
@@ -275,7 +281,8 @@ export class ResourceTypes {
       roles.push({ shape, resource });
       this.containers.set(container, roles);
       this.typeCache.clear();
-    } else if (!this.context.pinned) return;
+    } else if (!this.context.pinned && !args?.length) return;
+    // `ListResponse<Group>` met again: its argument is seen on this call too, as a type of its own.
     if (shape === 'envelope') {
       const items = memberType(container, resource.v1.endpoints.list!.envelopeKey);
       const parameter = items && elementTypeName(items);

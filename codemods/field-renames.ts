@@ -13,6 +13,7 @@ import { bindingKey, destructuredShape, nodesOf, quoteLike, renameBindingKey, re
 import { assignedTo, bodyLiteral, enclosingScope, isEquality, isFallback, usesOf } from '../src/codemod/syntax.js';
 import { functionOf, unwrap } from '../src/codemod/static-text.js';
 import { readsNoFieldByName } from '../src/codemod/callees-reading-nothing.js';
+import { makesEntityAdapter, ofEntityAdapter, selectIdOf } from '../src/codemod/entity-adapters.js';
 import type { Shape } from '../src/codemod/data-flow.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 
@@ -29,13 +30,40 @@ function renameMembers(ctx: TransformContext, container: Container, resource: Re
 function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
   // lodash's functions over a collection hand records to callbacks the flow follows, and most give back what it follows too (collection-library.ts).
-  if (readsNoFieldByName(call, (e) => ctx.shapeOf(e)) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
+  if (readsNoFieldByName(call, (e) => ctx.shapeOf(e)) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed || ofEntityAdapter(call, (n) => ctx.analysis.text.declarationOf(n))) return;
   const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape !== undefined && 'resource' in shape && shape.kind !== 'envelope');
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.
   // Asked last: the checker's answer costs more than the shapes, and most calls pass no resource.
   if (ctx.analysis.followsInto(call)) return;
   ctx.todo(call, `${passed.resource.singular} resources pass into ${callee}() here: the fields read there (id, createdAt, ...) are not migrated; check them by hand`);
+}
+
+/**
+ * `createEntityAdapter<Identity>()` of Redux Toolkit keys each record by its `id` unless given a
+ * `selectId`: where the record type takes v2's `uid`, the adapter is told to read it, or every v2
+ * record would be keyed `undefined` (and all but one dropped). Its type comes from the selector.
+ */
+function keyEntityAdapter(ctx: TransformContext, call: ts.CallExpression): void {
+  const type = call.typeArguments?.[0];
+  if (!type || !ts.isTypeReferenceNode(type) || !makesEntityAdapter(call)) return;
+  const container = ctx.analysis.types.containerOf(type.typeName);
+  const resource = container && renamedHere(ctx, container);
+  const to = resource && clientFieldRenames(resource).get('id');
+  const options = call.arguments[0] && unwrap(call.arguments[0]);
+  if (!to || (options && (!ts.isObjectLiteralExpression(options) || selectIdOf(options)))) return;
+  // Typed by its parameter, not by a type argument: with `selectId`, Redux Toolkit 2 takes two (the record and its id).
+  ctx.edit(call.typeArguments!.pos - 1, call.typeArguments!.end + 1, '');
+  const selectId = `selectId: (record: ${type.getText(ctx.sf)}) => record.${to}`;
+  if (!options) ctx.edit(call.arguments.pos, call.arguments.pos, `{ ${selectId} }`);
+  else ctx.edit(options.getStart(ctx.sf) + 1, options.getStart(ctx.sf) + 1, ` ${selectId},`);
+}
+
+/** The kind a record type of the program is renamed for, where this run renames it. */
+function renamedHere(ctx: TransformContext, container: Container): ResourceContract | undefined {
+  const types = ctx.analysis.types;
+  if (types.pinned.has(container) || ctx.analysis.sharedTypes.has(container)) return undefined;
+  return types.containers.get(container)?.find((r) => r.shape === 'resource')?.resource;
 }
 
 /** A read of a field v2beta1 does not serve: it cannot be renamed, only noted. */
@@ -182,13 +210,13 @@ const RENAME_SITES = [
   ts.SyntaxKind.ObjectBindingPattern,
 ];
 
-/** `group.createdAt`, which v1 never served on groups: renamed, the read gets v2's value where it got undefined. Once per kind and field in a file. */
-function noteNewlyServed(ctx: TransformContext, read: ts.PropertyAccessExpression, resource: ResourceContract, noted: Set<string>): void {
-  const to = servedOnlyByV2(resource, read.name.text);
-  const key = `${resource.kind}.${read.name.text}`;
+/** `group.createdAt` (`group['createdAt']`, `'createdAt' in group`), which v1 never served on groups: renamed, the read gets v2's value where it got undefined. Once per kind and field in a file. */
+function noteNewlyServed(ctx: TransformContext, read: ts.Node, field: string, resource: ResourceContract, noted: Set<string>): void {
+  const to = servedOnlyByV2(resource, field);
+  const key = `${resource.kind}.${field}`;
   if (!to || noted.has(key)) return;
   noted.add(key);
-  ctx.todo(read, `v1 never served ${read.name.text} on ${resource.v2.collection}, so this read was undefined there; v2 serves ${to}, which it reads now: check what the code does with a value here`);
+  ctx.todo(read, `v1 never served ${field} on ${resource.v2.collection}, so this read was undefined there; v2 serves ${to}, which it reads now: check what the code does with a value here`);
 }
 
 /**
@@ -355,10 +383,12 @@ function renamePropertyKeys(ctx: TransformContext, properties: readonly ts.Objec
 }
 
 /** `g['id']`, `'createdAt' in g`, `Object.hasOwn(g, 'id')`: a field read or tested by its name, written in place (named-keys.ts). */
-function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.BinaryExpression | ts.ElementAccessExpression): void {
+function renameKeyTested(ctx: TransformContext, node: ts.CallExpression | ts.BinaryExpression | ts.ElementAccessExpression, noted: Set<string>): void {
   renameKeyNamedAsText(ctx, node, RENAMED, (key, record) => {
     const shape = ctx.shapeOf(record) ?? guardedShape(ctx, record);
-    return shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(key) : undefined;
+    const to = shape?.kind === 'resource' ? clientFieldRenames(shape.resource).get(key) : undefined;
+    if (to && shape?.kind === 'resource') noteNewlyServed(ctx, node, key, shape.resource, noted);
+    return to;
   });
 }
 
@@ -395,9 +425,8 @@ export const fieldRenamesTransform: Transform = {
   name: 'field-renames',
   description: 'id -> uid, createdAt -> createTime, updatedAt -> updateTime, lastSeen -> lastSeenTime, on API resources and their types only',
   apply(ctx) {
-    for (const [container, roles] of ctx.analysis.types.containers) {
-      if (container.getSourceFile() !== ctx.sf || ctx.analysis.types.pinned.has(container) || ctx.analysis.sharedTypes.has(container)) continue;
-      const resource = roles.find((r) => r.shape === 'resource')?.resource;
+    for (const container of ctx.analysis.types.containers.keys()) {
+      const resource = container.getSourceFile() === ctx.sf ? renamedHere(ctx, container) : undefined;
       if (resource) renameMembers(ctx, container, resource);
     }
     for (const push of ctx.file.flow.otherPushes) {
@@ -413,9 +442,10 @@ export const fieldRenamesTransform: Transform = {
     const noted = new Set<string>();
     for (const node of nodesOf(ctx.sf).ofKinds(...RENAME_SITES)) {
       if (ts.isCallExpression(node)) flagEscapes(ctx, node);
+      if (ts.isCallExpression(node)) keyEntityAdapter(ctx, node);
       if (ts.isCallExpression(node)) findShownWhole(ctx, node, shownWhole);
       if (ts.isCallExpression(node) || ts.isForInStatement(node)) noteKeysRead(ctx, node);
-      if (ts.isCallExpression(node) || ts.isBinaryExpression(node) || ts.isElementAccessExpression(node)) renameKeyTested(ctx, node);
+      if (ts.isCallExpression(node) || ts.isBinaryExpression(node) || ts.isElementAccessExpression(node)) renameKeyTested(ctx, node, noted);
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);
       if (ts.isObjectLiteralExpression(node)) renameLiteralKeys(ctx, node);
       // Ask for a shape only where a name could change: the checker is the cost.
@@ -429,7 +459,7 @@ export const fieldRenamesTransform: Transform = {
         const shape = ctx.shapeOf(node.expression);
         const to = shape?.kind === 'resource' ? renamedRead(shape.resource, node.name.text) : undefined;
         if (to) ctx.replace(node.name, to);
-        if (to && shape?.kind === 'resource') noteNewlyServed(ctx, node, shape.resource, noted);
+        if (to && shape?.kind === 'resource') noteNewlyServed(ctx, node, node.name.text, shape.resource, noted);
       } else if (ts.isObjectBindingPattern(node) && !ctx.isClaimed(node)) {
         const shape = destructuredShape(ctx, node);
         if (shape?.kind !== 'resource') continue;

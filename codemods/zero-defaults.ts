@@ -10,7 +10,7 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { unwrap } from '../src/codemod/static-text.js';
 import { RESOURCES, type ResourceContract } from '../src/contract/index.js';
-import { assignedTo, assignedValues, isAssignment, isFallback, usesOf } from '../src/codemod/syntax.js';
+import { assignedTo, assignedValues, isAssignment, isFallback, memberName, usesOf } from '../src/codemod/syntax.js';
 import { bindingKey, destructuredShape, nodesOf, propertyKey } from './helpers.js';
 import { isTyped } from './file-helpers.js';
 
@@ -22,7 +22,7 @@ const SHOWN_BY = /^(JSON\.stringify|Object\.(entries|keys|values)|console\.\w+|S
 /** `group.resourceLimits` where `group` is a record of a call that migrates: the field's known members. */
 function zeroDefaultMap(ctx: TransformContext, node: ts.Expression): readonly string[] | undefined {
   const n = withoutFallback(unwrap(node));
-  const name = ts.isPropertyAccessExpression(n) ? n.name.text : ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression) ? n.argumentExpression.text : undefined;
+  const name = memberName(n);
   if (!name || !ZERO_DEFAULT_FIELDS.has(name)) return undefined;
   const shape = ctx.shapeOf((n as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   return shape?.kind === 'resource' ? knownKeys(shape.resource, name) : undefined;
@@ -64,11 +64,6 @@ function optionalBase(member: ts.Expression): ts.Expression | undefined {
     if (!ts.isNonNullExpression(n) && n.questionDotToken) return n.expression;
   }
   return undefined;
-}
-
-/** `limits.idps`, `limits['idps']`: the member's name. */
-function memberName(node: ts.Expression): string | undefined {
-  return ts.isPropertyAccessExpression(node) ? node.name.text : ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression) ? node.argumentExpression.text : undefined;
 }
 
 const COMPOUND = new Map<ts.SyntaxKind, string>([

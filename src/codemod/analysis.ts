@@ -5,15 +5,16 @@
  */
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
-import { answersAFunction, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
+import { answersAFunction, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { functionOf, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
-import { readsNoFieldByName } from './callees-reading-nothing.js';
+import { harmlessCallee, readsNoFieldByName } from './callees-reading-nothing.js';
+import { ofEntityAdapter } from './entity-adapters.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
-import { isAssignment, isFallback, propertyOf, usesOf, writtenRecords } from './syntax.js';
+import { isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
@@ -104,6 +105,7 @@ export class Analysis {
     this.keepKeysNamedElsewhere();
     this.keepAnswersTheFlowLoses();
     this.keepRecordsHandedOutOfSight();
+    this.keepRecordsHandedToUnseenCallbacks();
     this.keepUntypedRecordsPutInObjects();
     this.keepUntypedRecordsMixedInLists();
     this.keepUntypedRecordsPutInMembers();
@@ -525,11 +527,11 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
         if (node.arguments.length === 0 || this.isV1Call(node) || this.doubles.answering.has(node)) continue;
-        for (const arg of node.arguments) {
+        for (const [i, arg] of node.arguments.entries()) {
           const shape = file.flow.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg);
           if (!shape || !('resource' in shape) || !shape.call || !this.plan.migrates(shape.call)) continue;
           // lodash's functions are keepRecordsHandedOutOfSight's; the program's functions are followed through their types once those are known (asked last: the checker costs more than the shapes).
-          if (readsNoFieldByName(node, (e) => file.flow.shapeOf(e)) || file.flow.collection(node) || this.followsInto(node)) break;
+          if (readsNoFieldByName(node, (e) => file.flow.shapeOf(e)) || file.flow.collection(node) || ofEntityAdapter(node, (n) => this.text.declarationOf(n)) || this.followsInto(node, { index: i, held: shape })) break;
           const callee = node.expression.getText(file.sf);
           const what = shape.kind === 'envelope' ? 'its answer is handed whole' : `its ${shape.call.resource.singular} records are handed`;
           this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${what} to ${callee}(), which reads ${shape.kind === 'envelope' ? 'it' : 'them'} where migrate-v2 does not follow (${shape.kind === 'envelope' ? 'its envelope, fields and pages' : renamesInWords(shape.call.resource)}); migrate it by hand`);
@@ -539,6 +541,24 @@ export class Analysis {
       }
     }
     return kept;
+  }
+
+  /**
+   * `body.items.map(Group.parse)`, `groups.filter(validate)`, `repos.filter(isRepo)` of another
+   * module: records handed one by one to a function the flow does not follow, which reads them by
+   * v1's names (a schema, a guard); the call that gives them stays on v1.
+   */
+  private keepRecordsHandedToUnseenCallbacks(): void {
+    for (const file of this.files.values()) {
+      for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        const method = ts.isPropertyAccessExpression(node.expression) && CALLBACK_OVER_ELEMENTS.has(node.expression.name.text) ? node.expression : undefined;
+        const callback = method && node.arguments[0];
+        if (!method || !callback || harmlessCallee(unwrap(callback).getText(file.sf)) || file.flow.followsCallback(callback)) continue;
+        const shape = file.flow.shapeOf(method.expression);
+        if (shape?.kind !== 'array' || !shape.call || !this.plan.migrates(shape.call) || this.follows(unwrap(callback), { index: 0, held: { ...shape, kind: 'resource' } })) continue;
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are handed one by one to ${callback.getText(file.sf)}, which reads them where migrate-v2 does not follow (${renamesInWords(shape.call.resource)}); migrate it by hand`);
+      }
+    }
   }
 
   /**
@@ -788,13 +808,27 @@ export class Analysis {
   private readonly renamedFields = renamedFieldNames();
 
   /** Whether a call goes to a function of the analysed files, whose reads the flow follows through its parameters. */
-  followsInto(call: ts.CallExpression): boolean {
-    const name = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+  followsInto(call: ts.CallExpression, argument?: { index: number; held: Held }): boolean {
+    return this.follows(call.expression, argument);
+  }
+
+  /**
+   * Whether what a function named here is handed (`held`, as its `index`-th parameter, when given) is
+   * followed: by the flow in a function of the same file, by the types in one of another analysed
+   * file whose parameter's type says what it holds. Untyped there (`fromJson(json: any)`), the
+   * function must read no name v2 changes.
+   */
+  private follows(callee: ts.Expression, argument?: { index: number; held: Held }): boolean {
+    const name = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
     const declaration = this.text.declarationOf(name);
     const local = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
     const fn = local && ts.isFunctionLike(local) ? local : !declaration || ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) ? this.importedFunction(name) : undefined;
     if (!fn) return false;
-    if (this.files.has(fn.getSourceFile())) return true;
+    const parameter = argument && fn.parameters[Math.min(argument.index, fn.parameters.length - 1)];
+    if (this.files.has(fn.getSourceFile())) {
+      if (fn.getSourceFile() === callee.getSourceFile() || !argument || !parameter) return true;
+      return !this.saysNothing(this.checker.getTypeAtLocation(parameter)) || !changingRead(parameter, [argument.held]);
+    }
     // A helper of a file migrated for the resource types it declares (`indexById<T extends { id: string }>`): followed where its types say what each parameter holds.
     return fn.parameters.every((p) => p.type !== undefined) && [...this.types.containers.keys()].some((c) => c.getSourceFile() === fn.getSourceFile());
   }
@@ -862,13 +896,15 @@ export class Analysis {
   /** A read of one record whose list is read as a list (`items.map`, `items.length` as a count) has no v2 Get form. */
   private keepListLikeReads(file: FileAnalysis): void {
     if (!file.calls.some((c) => c.operation === 'get-by-list' && this.plan.migrates(c))) return;
-    for (const node of nodesOf(file.sf).of<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression)) {
-      if (!V1_LIST_KEYS.has(node.name.text)) continue;
+    for (const node of nodesOf(file.sf).ofKinds(ts.SyntaxKind.PropertyAccessExpression, ts.SyntaxKind.ElementAccessExpression) as (ts.PropertyAccessExpression | ts.ElementAccessExpression)[]) {
+      const key = memberName(node);
+      if (!key || !V1_LIST_KEYS.has(key)) continue;
       const shape = file.flow.flowShape(node.expression);
       const call = shape?.kind === 'envelope' ? shape.call : undefined;
-      if (call?.operation === 'get-by-list' && this.plan.migrates(call) && !readsAsOne(node)) {
-        this.plan.demote(call, `this read of one ${call.resource.singular} reads its ${node.name.text} as a list further on (not only its first record, or whether there is one): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
-      }
+      if (call?.operation !== 'get-by-list' || !this.plan.migrates(call)) continue;
+      // `json['items'][0]`: the rewrite to v2's record reads the dot form only.
+      if (ts.isElementAccessExpression(node)) this.plan.demote(call, `this read of one ${call.resource.singular} reads its list as ${node.getText(file.sf)}: v2 Get answers the ${call.resource.singular} itself, or 404, and migrate-v2 rewrites such reads written as .${key} only; migrate it by hand`);
+      else if (!readsAsOne(node)) this.plan.demote(call, `this read of one ${call.resource.singular} reads its ${key} as a list further on (not only its first record, or whether there is one): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
     }
   }
 
@@ -1250,13 +1286,12 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
   const fn = parameter.parent;
   for (const node of nodesOf(fn.getSourceFile()).all) {
     if (node.pos < fn.pos || node.end > fn.end) continue;
-    const name = ts.isPropertyAccessExpression(node) ? node.name.text : ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent) ? (node.propertyName ?? node.name).getText() : undefined;
+    const name = memberName(node) ?? (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent) ? (node.propertyName ?? node.name).getText() : undefined);
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
 }
 
-/** The renames of a kind's fields a note names, as the contract gives them: `id -> uid, lastUpdated -> updateTime`. */
 /** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
 function recordsOutOfSight(call: V1Call, where: string): string {
   return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesInWords(call.resource)}); migrate it by hand, or give the records a type`;

@@ -54,7 +54,7 @@ const GATHERING = new Set(['push', 'unshift']);
 const EITHER = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
-const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
+export const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
 /** Calls that answer a copy of their one argument: the copy holds the same records. */
 const COPIES = new Set(['structuredClone', 'Array.from', 'Object.freeze', 'Object.assign']);
 
@@ -159,7 +159,7 @@ export class DataFlow {
     const site = this.hiddenSites && bindingSite(declaration);
     // `const card = { ...repos[0], owner }` of records known by their type alone: the copy's own type names no record type.
     const copy = site && !site.type && ts.isVariableDeclaration(site) && site.initializer && isCopyOfSpread(site.initializer);
-    if (!site || this.hiddenSites!.has(site) || (!copy && (!site.type || !saysNothing(site.type)))) return undefined;
+    if (!site || this.hiddenSites!.has(site) || (!copy && (!site.type || !saysNothing(site.type, (n) => this.declarationOf(n))))) return undefined;
     this.hiddenSites!.add(site);
     this.bindPattern(site.name, ts.isVariableDeclaration(site) ? site.initializer && this.shapeOf(site.initializer) : this.callbackShape(site));
     return isPattern(declaration) ? this.patterns.get(declaration) : this.declared.get(declaration as ts.Declaration);
@@ -263,7 +263,7 @@ export class DataFlow {
     for (const { fn, uses, open } of functions.values()) {
       if (uses.length === 0) continue;
       for (const [i, p] of fn.parameters.entries()) {
-        if (saysNothing(p.type) && !p.dotDotDotToken) this.feeds.set(p, { feeds: uses.map((use) => use(i)), open });
+        if (saysNothing(p.type, (n) => this.declarationOf(n)) && !p.dotDotDotToken) this.feeds.set(p, { feeds: uses.map((use) => use(i)), open });
       }
     }
     return this.feeds;
@@ -541,6 +541,17 @@ export class DataFlow {
       if (field) return { kind: 'resource', resource: resourceOf(field.reference!.target), ...(call ? { call } : {}), hydrated: field.reference!.hydratedFields.map((f) => f.name) };
     }
     return undefined;
+  }
+
+  /**
+   * Whether the flow follows what an array method hands a callback: one written in place, a function
+   * of the file, or a method of the file's (`raws.map(this.toModel, this)`).
+   */
+  followsCallback(argument: ts.Expression): boolean {
+    const a = unwrap(argument);
+    if (this.callbackOf(a)) return true;
+    const member = ts.isPropertyAccessExpression(a) ? this.declarationOf(a.name) : undefined;
+    return member !== undefined && member.getSourceFile() === this.sf && (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member) || ts.isPropertyAssignment(member));
   }
 
   /** A callback written in place, or named: `ids.map(readGroup)` of a function of the file. */
@@ -1088,13 +1099,29 @@ function bindingSite(node: ts.Node): ts.ParameterDeclaration | ts.VariableDeclar
   return ts.isParameter(n) || ts.isVariableDeclaration(n) ? n : undefined;
 }
 
-/** A parameter's written type that says nothing of what it holds: none, `any`, `unknown`, `any[]`, `Array<unknown>`. */
-function saysNothing(type: ts.TypeNode | undefined): boolean {
+/**
+ * A parameter's written type that says nothing of what it holds: none, `any`, `unknown`, `any[]`,
+ * `Array<unknown>`, or a bag of keys (`Record<string, unknown>`, `{ [key: string]: any }`, a local
+ * alias of one: `rows: Row[]` handed records `as unknown as Row[]`), which no rename reaches.
+ */
+function saysNothing(type: ts.TypeNode | undefined, declarationOf: (node: ts.Node) => ts.Declaration | undefined, depth = 0): boolean {
   if (!type) return true;
   if (type.kind === ts.SyntaxKind.AnyKeyword || type.kind === ts.SyntaxKind.UnknownKeyword) return true;
-  if (ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) return saysNothing(type.type);
-  if (ts.isArrayTypeNode(type)) return saysNothing(type.elementType);
-  return ts.isTypeReferenceNode(type) && /^(ReadonlyArray|Array)$/.test(type.typeName.getText()) && type.typeArguments?.length === 1 && saysNothing(type.typeArguments[0]);
+  const inner = (t: ts.TypeNode | undefined) => t !== undefined && depth < 4 && saysNothing(t, declarationOf, depth + 1);
+  if (ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) return inner(type.type);
+  if (ts.isArrayTypeNode(type)) return inner(type.elementType);
+  if (ts.isTypeLiteralNode(type)) return type.members.length === 1 && ts.isIndexSignatureDeclaration(type.members[0]!) && isAnyOrUnknown(type.members[0].type);
+  if (!ts.isTypeReferenceNode(type)) return false;
+  const name = type.typeName.getText();
+  const args = type.typeArguments ?? [];
+  if (/^(ReadonlyArray|Array)$/.test(name)) return args.length === 1 && inner(args[0]);
+  if (name === 'Record') return args.length === 2 && args[0]!.kind === ts.SyntaxKind.StringKeyword && isAnyOrUnknown(args[1]);
+  const alias = args.length === 0 ? declarationOf(ts.isIdentifier(type.typeName) ? type.typeName : type.typeName.right) : undefined;
+  return alias !== undefined && ts.isTypeAliasDeclaration(alias) && !alias.typeParameters && inner(alias.type);
+}
+
+function isAnyOrUnknown(type: ts.TypeNode | undefined): boolean {
+  return type?.kind === ts.SyntaxKind.AnyKeyword || type?.kind === ts.SyntaxKind.UnknownKeyword;
 }
 
 type Feed = () => Shape | undefined;

@@ -47,6 +47,12 @@ export function propertyOf(object: ts.ObjectLiteralExpression, name: string): ts
   return undefined;
 }
 
+/** `record.id`, `record['id']`: the name a member read names; undefined for a key known only at run time. */
+export function memberName(node: ts.Node): string | undefined {
+  if (ts.isPropertyAccessExpression(node)) return node.name.text;
+  return ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression) ? node.argumentExpression.text : undefined;
+}
+
 export function propertyKey(p: ts.ObjectLiteralElementLike): string | undefined {
   if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isMethodDeclaration(p)) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) return p.name.text;
   return undefined;

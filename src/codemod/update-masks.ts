@@ -6,7 +6,7 @@
  * doubles that must expect what the migrated call sends.
  */
 import { ts } from 'ts-morph';
-import { enclosingScope, isAssignment, isEquality, jsonPayload, propertyKey, usesOf } from './syntax.js';
+import { enclosingScope, isAssignment, isEquality, jsonPayload, memberName, propertyKey, usesOf } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
 import { unwrap } from './static-text.js';
 import type { FieldRule } from '../contract/index.js';
@@ -44,7 +44,7 @@ function onlyTests(id: ts.Identifier): boolean {
 function changeBy(id: ts.Identifier): string[] | 'unknown' {
   const p = id.parent;
   if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === id) {
-    const key = ts.isPropertyAccessExpression(p) ? p.name.text : ts.isStringLiteralLike(p.argumentExpression) ? p.argumentExpression.text : undefined;
+    const key = memberName(p);
     let top: ts.Expression = p;
     while ((ts.isPropertyAccessExpression(top.parent) || ts.isElementAccessExpression(top.parent)) && top.parent.expression === top) top = top.parent;
     const holder = top.parent;

@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { isProjectSource } from './resource-types.js';
-import { assignedTo, isNullish, propertyKey, propertyOf, usesOf } from './syntax.js';
+import { assignedTo, isNullish, memberName, propertyKey, propertyOf, usesOf } from './syntax.js';
 import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
@@ -254,7 +254,7 @@ export function optionsOf(node: ts.Expression | undefined, call: ts.CallExpressi
     if (n.pos > call.pos) return;
     if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
       const left = n.left;
-      const key = ts.isPropertyAccessExpression(left) ? left.name.text : ts.isElementAccessExpression(left) && ts.isStringLiteral(left.argumentExpression) ? left.argumentExpression.text : undefined;
+      const key = memberName(left);
       if (key && left.getChildAt(0).getText() === name) assigned.set(key, n.right);
     }
     ts.forEachChild(n, visit);

@@ -8,7 +8,7 @@
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-text.js';
-import type { PathCopy } from '../src/codemod/call-plan.js';
+import { v2CopyText, type PathCopy } from '../src/codemod/call-plan.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
 import { forEachNode, nodesOf } from './helpers.js';
 
@@ -24,6 +24,25 @@ function insertCopy(ctx: TransformContext, copy: PathCopy): void {
     ctx.edit(statement.end, statement.end, `${ctx.source.eol}${indent}${keyword} ${copy.name} = ${copy.text};`);
   }
   for (const ref of copy.redirect) ctx.replace(ts.isPropertyAccessExpression(ref.node) ? ref.node.name : ref.node, copy.name);
+}
+
+function alsoReadUnfollowed(copyName: string): string {
+  return `this v1 path is also read where migrate-v2 cannot follow, so it stays on v1; the migrated calls use ${copyName}`;
+}
+
+/**
+ * `const IAM = '/iam/v1'` followed by the `IAM_V2` (or a table's `groupsV2`) a run made for the
+ * calls it migrated (insertCopy): the constant and the copy's name, found by the copy's text.
+ */
+function splitEarlier(literal: PathLiteral): { holder: ts.Node; copy: string } | undefined {
+  let holder: ts.Node = literal.parent;
+  while (ts.isTemplateSpan(holder) || ts.isTemplateExpression(holder) || ts.isAsExpression(holder) || ts.isParenthesizedExpression(holder) || ts.isSatisfiesExpression(holder)) holder = holder.parent;
+  if ((!ts.isVariableDeclaration(holder) && !ts.isPropertyAssignment(holder)) || !holder.initializer) return undefined;
+  const siblings: readonly ts.Node[] = ts.isPropertyAssignment(holder) ? holder.parent.properties : ts.isVariableStatement(holder.parent.parent) && (ts.isSourceFile(holder.parent.parent.parent) || ts.isBlock(holder.parent.parent.parent)) ? holder.parent.parent.parent.statements : [];
+  const own = ts.isPropertyAssignment(holder) ? holder : holder.parent.parent;
+  const next = siblings[siblings.indexOf(own) + 1];
+  const copy = next && (ts.isPropertyAssignment(next) ? next : ts.isVariableStatement(next) && next.declarationList.declarations.length === 1 ? next.declarationList.declarations[0] : undefined);
+  return copy && ts.isIdentifier(copy.name) && copy.initializer?.getText() === v2CopyText(holder.initializer, literal) ? { holder, copy: copy.name.text } : undefined;
 }
 
 /** `.../iam/${version}/groups` where `version` is a parameter or variable that defaults to 'v1'. */
@@ -83,9 +102,7 @@ export const paths: Transform = {
       if (decision.why) ctx.todo(call.call, decision.why);
     }
     for (const copy of plan.copies) if (copy.declaration.getSourceFile() === ctx.sf) insertCopy(ctx, copy);
-    for (const [holder, copyName] of plan.unfollowed) {
-      if (holder.getSourceFile() === ctx.sf) ctx.todo(holder, `this v1 path is also read where migrate-v2 cannot follow, so it stays on v1; the migrated calls use ${copyName}`);
-    }
+    for (const [holder, copyName] of plan.unfollowed) if (holder.getSourceFile() === ctx.sf) ctx.todo(holder, alsoReadUnfollowed(copyName));
     for (const [literal, text] of plan.rewritesIn(ctx.sf)) if (!ctx.isClaimed(literal)) ctx.replace(literal, text);
     for (const [use, text] of plan.baseRewrites) if (use.getSourceFile() === ctx.sf && !ctx.isClaimed(use)) ctx.replace(use, text);
     const runtimeCollection = (l: PathLiteral) => (ts.isTemplateHead(l) || ts.isTemplateMiddle(l)) && endsWithV1Prefix(l.text);
@@ -102,6 +119,12 @@ export const paths: Transform = {
         const spellings = renamedCollections().map(([v1, v2]) => `${v1} as ${v2}`).join(', ');
         ctx.todo(literal, `the collection in this v1 path is chosen at run time, so it stays on v1: v2beta1 spells ${spellings}; migrate it by hand`);
       } else if (!ctx.file.unplaced.some((u) => literal.pos >= u.pos && literal.end <= u.end) && !urlOfUnplaced(ctx, literal)) {
+        // The run that split it noted why it stays; its calls read the copy now.
+        const split = splitEarlier(literal);
+        if (split) {
+          ctx.todo(split.holder, alsoReadUnfollowed(split.copy));
+          continue;
+        }
         const byKey = tableReadByKey(ctx, literal);
         ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand (uid, createTime, list keys, pages)` : 'no call migrate-v2 recognises reads this v1 path, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)');
       }

@@ -259,10 +259,7 @@ export class CallPlan {
       if (!own || own.node.getSourceFile() !== holder.getSourceFile()) return undefined;
       redirect.push(own);
     }
-    const init = holder.initializer!;
-    const source = init.getText();
-    const at = literal.getStart() - init.getStart();
-    const text = rewriteOriginal ? source : source.slice(0, at) + rewriteV1Paths(literalSource(literal)) + source.slice(at + literal.getWidth());
+    const text = rewriteOriginal ? holder.initializer!.getText() : v2CopyText(holder.initializer!, literal);
     const name = this.uses.freshName(holder, `${holder.name.text}${rewriteOriginal ? (ts.isPropertyAssignment(holder) ? 'V1' : '_V1') : ts.isPropertyAssignment(holder) ? 'V2' : '_V2'}`);
     const copy: PathCopy = { declaration: holder, name, text, redirect };
     this.copies.push(copy);
@@ -323,11 +320,27 @@ export class CallPlan {
 
   /** The call's URL after the planned literal rewrites is the v2 URL of the same call. */
   private consistent(call: V1Call): boolean {
-    let rewritten = '';
+    const copied = this.copies.some((c) => call.parts.references.some((r) => c.redirect.includes(r)));
+    if (copied) return true;
+    // `scope ? \`${BASE}/iam/v1/x?q=${scope}\` : \`${BASE}/iam/v1/x\``: the URL is the longer branch, which begins with the other; each branch's literals are read over it in turn.
+    const branches: PathLiteral[][] = [[]];
     let cursor = 0;
     for (const literal of call.parts.literals) {
-      const at = call.url.indexOf(literal.text, cursor);
+      if (call.url.indexOf(literal.text, cursor) < 0) branches.push([]);
+      const at = call.url.indexOf(literal.text, branches.at(-1)!.length === 0 ? 0 : cursor);
       if (at < 0) return false;
+      branches.at(-1)!.push(literal);
+      cursor = at + literal.text.length;
+    }
+    return branches.every((literals) => this.rewritesAsWhole(call, literals));
+  }
+
+  /** Whether the rewrites planned for these literals of the call's URL, in order, make what rewriting the URL whole makes. */
+  private rewritesAsWhole(call: V1Call, literals: readonly PathLiteral[]): boolean {
+    let rewritten = '';
+    let cursor = 0;
+    for (const literal of literals) {
+      const at = call.url.indexOf(literal.text, cursor);
       const planned = this.rewrites.get(literal);
       rewritten += call.url.slice(cursor, at) + (planned === undefined ? literal.text : unquote(planned, literal));
       cursor = at + literal.text.length;
@@ -336,8 +349,7 @@ export class CallPlan {
     for (const use of call.parts.bases ?? []) {
       if (this.baseRewrites.has(use.node)) rewritten = rewritten.replace(`${HOLE}${use.base.path}`, `${HOLE}${rewriteV1Paths(use.base.path)}`);
     }
-    const copied = this.copies.some((c) => call.parts.references.some((r) => c.redirect.includes(r)));
-    return copied || rewritten === rewriteV1Paths(call.url);
+    return rewritten === rewriteV1Paths(call.url);
   }
 }
 
@@ -348,6 +360,13 @@ function describe(call: V1Call): string {
 }
 
 /** A literal's source text, quotes and template delimiters included. */
+/** A constant's initializer with its v1 literal rewritten to v2: the text of the copy made for the calls that migrate. */
+export function v2CopyText(init: ts.Expression, literal: PathLiteral): string {
+  const source = init.getText();
+  const at = literal.getStart() - init.getStart();
+  return source.slice(0, at) + rewriteV1Paths(literalSource(literal)) + source.slice(at + literal.getWidth());
+}
+
 export function literalSource(literal: PathLiteral): string {
   return literal.getText();
 }

@@ -30,12 +30,12 @@ function renameMembers(ctx: TransformContext, container: Container, resource: Re
 function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
   // lodash's functions over a collection hand records to callbacks the flow follows, and most give back what it follows too (collection-library.ts).
-  if (readsNoFieldByName(call, (e) => ctx.shapeOf(e)) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed || ofEntityAdapter(call, (n) => ctx.analysis.text.declarationOf(n))) return;
+  if (readsNoFieldByName(call, (e) => ctx.shapeOf(e)) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
   const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape !== undefined && 'resource' in shape && shape.kind !== 'envelope');
   if (!passed) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.
   // Asked last: the checker's answer costs more than the shapes, and most calls pass no resource.
-  if (ctx.analysis.followsInto(call)) return;
+  if (ofEntityAdapter(call, (n) => ctx.analysis.text.declarationOf(n)) || ctx.analysis.followsInto(call)) return;
   ctx.todo(call, `${passed.resource.singular} resources pass into ${callee}() here: the fields read there (id, createdAt, ...) are not migrated; check them by hand`);
 }
 

@@ -13,7 +13,7 @@ import { GRPC_CODES, missingRecordChange, readOneQuery } from '../src/contract/i
 const NOT_FOUND = GRPC_CODES.NOT_FOUND.http;
 import { appendQuery, encodedValue, enclosingScope, forEachNode, nodesOf, removeProperty, unwrapEncoding } from './helpers.js';
 import { unwrap } from '../src/codemod/static-text.js';
-import { emptinessCheck, firstElementBinding, missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
+import { emptinessCheck, firstElementBinding, listTakenOnly, missingBy, statusReadIn, type Missing } from '../src/codemod/read-one.js';
 import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
 
 /**
@@ -278,6 +278,17 @@ export const getByList: Transform = {
       }
       ctx.todo(node, `v2 Get has no ${node.name.text}: a ${call.resource.singular} that does not exist is a 404 (code 5), not an empty list`);
       ctx.claim(node.name);
+    }
+    // `const { items } = await res.json()` -> `const { items } = res.status === 404 ? { items: [] } : { items: [await res.json()] }`: v1's list of one, or of none.
+    for (const [pattern, shape] of ctx.file.flow.destructured()) {
+      const read = shape.kind === 'envelope' && shape.call ? reads.get(shape.call) : undefined;
+      if (!read || read.missing.by !== 'status' || pattern.getSourceFile() !== ctx.sf || !listTakenOnly(pattern, shape.call!)) continue;
+      const init = (pattern.parent as ts.VariableDeclaration).initializer!;
+      const key = shape.call!.resource.v1.endpoints.list!.envelopeKey;
+      const start = init.getStart(ctx.sf);
+      ctx.edit(start, start, `${read.missing.status} === ${NOT_FOUND} ? { ${key}: [] } : { ${key}: [`);
+      ctx.edit(init.end, init.end, '] }');
+      read.read = Math.min(read.read ?? Infinity, start);
     }
     for (const [call, read] of reads) {
       const before = read.tested ?? read.read;

@@ -14,9 +14,9 @@ import { harmlessCallee, readsNoFieldByName } from './callees-reading-nothing.js
 import { ofEntityAdapter } from './entity-adapters.js';
 import { timesCompared } from './times-compared.js';
 import { placeOf } from './places.js';
-import { isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
+import { forEachNode, isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
-import { missingBy, readsAsOne } from './read-one.js';
+import { listTakenOnly, missingBy, readsAsOne } from './read-one.js';
 import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
@@ -827,7 +827,7 @@ export class Analysis {
     const parameter = argument && fn.parameters[Math.min(argument.index, fn.parameters.length - 1)];
     if (this.files.has(fn.getSourceFile())) {
       if (fn.getSourceFile() === callee.getSourceFile() || !argument || !parameter) return true;
-      return !this.saysNothing(this.checker.getTypeAtLocation(parameter)) || !changingRead(parameter, [argument.held]);
+      return !this.saysNothing(this.checker.getTypeAtLocation(parameter)) || (!changingRead(parameter, [argument.held]) && !handsOn(parameter));
     }
     // A helper of a file migrated for the resource types it declares (`indexById<T extends { id: string }>`): followed where its types say what each parameter holds.
     return fn.parameters.every((p) => p.type !== undefined) && [...this.types.containers.keys()].some((c) => c.getSourceFile() === fn.getSourceFile());
@@ -844,12 +844,15 @@ export class Analysis {
   /** `const { items } = await res.json()` after a read by list: v2 Get answers no list to take apart. */
   private keepDestructuredReads(): void {
     for (const file of this.files.values()) {
-      for (const [, shape] of file.flow.destructured()) {
+      for (const [pattern, shape] of file.flow.destructured()) {
         if (shape.kind !== 'envelope' || shape.call?.operation !== 'get-by-list') continue;
         const call = shape.call;
-        // A body read through the missing-record helper is given back as v1's list of one (or none).
+        // A body read through the missing-record helper is given back as v1's list of one (or none);
+        // `const { items } = await res.json()` takes it as such, the 404 told by the status.
         const missing = missingBy(call, file.flow);
         if (missing.by === 'helper' && !missing.missing) continue;
+        // Told by the status, or not at all: keepUntestableReads says why.
+        if ((missing.by === 'status' && listTakenOnly(pattern, call)) || missing.by === 'none') continue;
         this.plan.demote(call, `this read of one ${call.resource.singular} takes its list apart ({ items }): v2 Get answers the ${call.resource.singular} itself, or 404; migrate it by hand`);
       }
     }
@@ -1290,6 +1293,18 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
+}
+
+/** Whether a function hands a parameter on to a call that may read it (`return fromJsonTyped(json, false)`), where changingRead does not look. */
+function handsOn(parameter: ts.ParameterDeclaration): boolean {
+  const name = parameter.name;
+  if (!ts.isIdentifier(name)) return true;
+  let handed = false;
+  forEachNode(parameter.parent, (n) => {
+    const call = n.parent;
+    if (ts.isIdentifier(n) && n.text === name.text && call && ts.isCallExpression(call) && call.arguments.includes(n as ts.Expression) && !harmlessCallee(call.expression.getText())) handed = true;
+  });
+  return handed;
 }
 
 /** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */

@@ -137,3 +137,10 @@ export function readsAsOne(items: ts.PropertyAccessExpression): boolean {
   if (emptinessCheck(items) || firstElementBinding(items)) return true;
   return ts.isElementAccessExpression(parent) && parent.expression === items && parent.argumentExpression.getText() === '0';
 }
+
+/** `const { items } = <body>`: a declaration that takes the list alone out of a read of one's body. */
+export function listTakenOnly(pattern: ts.BindingPattern, call: V1Call): boolean {
+  const [only, ...rest] = pattern.elements;
+  const key = call.resource.v1.endpoints.list!.envelopeKey;
+  return ts.isObjectBindingPattern(pattern) && ts.isVariableDeclaration(pattern.parent) && pattern.parent.initializer !== undefined && rest.length === 0 && only !== undefined && ts.isBindingElement(only) && !only.dotDotDotToken && (only.propertyName ?? only.name).getText() === key;
+}

@@ -128,10 +128,9 @@ export class ResourceTypes {
     }
     if (ts.isTypeOperatorNode(node)) return this.attach(node.type, shape, resource, depth + 1);
     if (ts.isTypeLiteralNode(node)) return this.attachContainer(node, shape, resource, undefined, depth);
-    // `components['schemas']['Group']` of openapi-typescript: the member type it names.
     if (ts.isIndexedAccessTypeNode(node)) {
-      const named = this.checker.getTypeFromTypeNode(node).getSymbol()?.declarations?.[0];
-      if (named && (ts.isTypeLiteralNode(named) || ts.isInterfaceDeclaration(named)) && shape !== 'array') this.attachContainer(named, shape, resource, undefined, depth);
+      const resolved = shape !== 'array' ? this.resolvedContainer(node) : undefined;
+      if (resolved) this.attachContainer(resolved, shape, resource, undefined, depth);
       return;
     }
     if (!ts.isTypeReferenceNode(node)) return;
@@ -149,6 +148,18 @@ export class ResourceTypes {
     if (aliased) return this.attach(aliased, shape, resource, depth + 1);
     const container = this.containerOf(node.typeName);
     if (container && shape !== 'array') this.attachContainer(container, shape, resource, args, depth);
+    const resolved = !container && shape !== 'array' ? this.resolvedContainer(node) : undefined;
+    if (resolved) this.attachContainer(resolved, shape, resource, undefined, depth);
+  }
+
+  /**
+   * The type literal or interface a type written in other terms comes to, by the checker: a member
+   * of openapi-typescript's schemas (`components['schemas']['Group']`), what a conditional type
+   * over its `paths` gives (`Json<'/iam/v1/groups'>`).
+   */
+  private resolvedContainer(node: ts.TypeNode): Container | undefined {
+    const declared = this.checker.getTypeFromTypeNode(node).getSymbol()?.declarations?.[0];
+    return declared && (ts.isTypeLiteralNode(declared) || ts.isInterfaceDeclaration(declared)) ? declared : undefined;
   }
 
   /**

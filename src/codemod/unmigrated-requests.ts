@@ -13,9 +13,15 @@ import { forEachNode, usesOf } from './syntax.js';
 export function strayV1Literals(sf: ts.SourceFile, known: (literal: PathLiteral) => boolean): PathLiteral[] {
   const out: PathLiteral[] = [];
   forEachNode(sf, (node) => {
-    if (isPathLiteral(node) && hasV1Path(node.text) && !known(node)) out.push(node);
+    if (isPathLiteral(node) && hasV1Path(node.text) && !known(node) && !inType(node)) out.push(node);
   });
   return out;
+}
+
+/** `paths['/iam/v1/groups']`, a key of openapi-typescript's `paths` interface: a path named in a type, which no request reads. */
+function inType(node: ts.Node): boolean {
+  for (let n = node.parent; n && !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) if (ts.isTypeNode(n) || ts.isTypeElement(n)) return true;
+  return false;
 }
 
 /** A type written on the answer of a request that stays on v1, with the request it types. */

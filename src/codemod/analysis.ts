@@ -118,6 +118,19 @@ export class Analysis {
     for (const file of this.files.values()) file.flow.typesSettled();
   }
 
+  /**
+   * `check(await withRetry(() => fetch(url)))` of a call that stays on v1: the flow does not reach
+   * its answer, so no type was seen on it; the types written where it is held (`as { items: Group[] }`)
+   * type v1 records all the same.
+   */
+  private lostAnswerTypes(): UnmigratedAnswerType[] {
+    const seen = new Set([...this.types.seenOn.values()].flatMap((calls) => [...calls]));
+    return [...this.files.values()].flatMap((file) => {
+      const lost = file.calls.filter((c) => !this.plan.migrates(c) && !seen.has(c));
+      return lost.length > 0 ? answerTypesOf(file.sf, lost.map((c) => c.call), (n) => this.text.declarationOf(n), true) : [];
+    });
+  }
+
   /** Gathers type evidence and plans paths, keeping calls on v1, until a round keeps none. */
   private settle(rounds: number): void {
     for (let round = 0; round < rounds; round++) {
@@ -992,6 +1005,7 @@ export class Analysis {
     for (const node of this.genericUses) this.types.markForeignUses(node, (arg) => this.readerTypeParameter(arg));
     for (const node of this.dataTypes) this.types.markData(node, "data the program parses itself (JSON.parse), whose keys stay v1's: give the v2 records a type of their own");
     for (const { type, request } of this.unmigratedTypes) this.types.markData(type, `the answer of a v1 request that migrate-v2 cannot migrate (${placeOf(request, request.getSourceFile())}), whose keys stay v1's: migrate that request with these calls, or give the v2 records a type of their own`);
+    for (const { type, request } of this.lostAnswerTypes()) this.types.markData(type, `the answer of a v1 call that stays on v1 (${placeOf(request, request.getSourceFile())}), read where migrate-v2 does not follow it, whose keys stay v1's: migrate them together by hand, or give the v2 records a type of their own`);
     this.types.seenThroughFeeders();
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];

@@ -60,8 +60,13 @@ export function parseErrors(sf: ts.SourceFile): string[] {
   return diagnostics.map((d) => `${sf.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
 }
 
-/** Without a tsconfig: each file alone (imports are not resolved), with the standard lib so that arrays, promises and callbacks have types. */
+/**
+ * Without a tsconfig: each file alone (imports are not resolved), with the standard lib so that
+ * arrays, promises and callbacks have types. Every file is a module, as Node runs a script of a
+ * package of `"type": "module"`: its top-level `await` gives its value (as a script's, none).
+ */
 export const BARE_OPTIONS: ts.CompilerOptions = {
+  moduleDetection: ts.ModuleDetectionKind.Force,
   allowJs: true,
   checkJs: false,
   noResolve: true,

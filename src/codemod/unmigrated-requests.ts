@@ -37,10 +37,10 @@ export interface UnmigratedAnswerType {
  * the function that returns it. Written nearby, not followed through the program: a record type
  * met there keeps its names, which only keeps calls on v1 with a note.
  */
-export function answerTypesOf(sf: ts.SourceFile, requests: readonly ts.Node[], declarationOf: (n: ts.Node) => ts.Declaration | undefined): UnmigratedAnswerType[] {
+export function answerTypesOf(sf: ts.SourceFile, requests: readonly ts.Node[], declarationOf: (n: ts.Node) => ts.Declaration | undefined, acrossCallbacks = false): UnmigratedAnswerType[] {
   const out: UnmigratedAnswerType[] = [];
   for (const request of requests) {
-    const statement = holdingStatement(request);
+    const statement = holdingStatement(request, acrossCallbacks);
     const statements = [statement, ...readersOfHeld(sf, statement, request, declarationOf)];
     for (const s of statements) {
       for (const type of typesWrittenIn(s)) out.push({ type, request });
@@ -51,10 +51,14 @@ export function answerTypesOf(sf: ts.SourceFile, requests: readonly ts.Node[], d
   return out;
 }
 
-/** The statement or class member a request is written in: the smallest unit that holds its answer. */
-function holdingStatement(node: ts.Node): ts.Node {
+/**
+ * The statement or class member a request is written in: the smallest unit that holds its answer.
+ * `acrossCallbacks`: past an arrow function's body (`withRetry(() => fetch(url))`), to the
+ * statement its answer comes out in.
+ */
+function holdingStatement(node: ts.Node, acrossCallbacks = false): ts.Node {
   let n = node;
-  while (n.parent && !ts.isSourceFile(n.parent) && !ts.isBlock(n.parent) && !ts.isClassLike(n.parent) && !ts.isCaseOrDefaultClause(n.parent) && !(ts.isArrowFunction(n.parent) && n.parent.body === n)) n = n.parent;
+  while (n.parent && !ts.isSourceFile(n.parent) && !ts.isBlock(n.parent) && !ts.isClassLike(n.parent) && !ts.isCaseOrDefaultClause(n.parent) && (acrossCallbacks || !(ts.isArrowFunction(n.parent) && n.parent.body === n))) n = n.parent;
   return n;
 }
 
@@ -63,7 +67,7 @@ function readersOfHeld(sf: ts.SourceFile, statement: ts.Node, request: ts.Node, 
   if (!ts.isVariableStatement(statement)) return [];
   const held = statement.declarationList.declarations.find((d) => d.initializer && request.pos >= d.initializer.pos && request.end <= d.initializer.end);
   if (!held || !ts.isIdentifier(held.name) || held.type) return [];
-  return [...new Set(usesOf(sf, held, declarationOf).map(holdingStatement))].filter((s) => s !== statement);
+  return [...new Set(usesOf(sf, held, declarationOf).map((u) => holdingStatement(u)))].filter((s) => s !== statement);
 }
 
 /** The outermost type nodes written in a statement (`as const` is no type of the answer's). */

@@ -53,7 +53,7 @@ function keyEntityAdapter(ctx: TransformContext, call: ts.CallExpression): void 
   const options = call.arguments[0] && unwrap(call.arguments[0]);
   if (!to || (options && (!ts.isObjectLiteralExpression(options) || selectIdOf(options)))) return;
   // Typed by its parameter, not by a type argument: with `selectId`, Redux Toolkit 2 takes two (the record and its id).
-  ctx.edit(call.typeArguments!.pos - 1, call.typeArguments!.end + 1, '');
+  ctx.edit(call.expression.end, call.arguments.pos - 1, '');
   const selectId = `selectId: (record: ${type.getText(ctx.sf)}) => record.${to}`;
   if (!options) ctx.edit(call.arguments.pos, call.arguments.pos, `{ ${selectId} }`);
   else ctx.edit(options.getStart(ctx.sf) + 1, options.getStart(ctx.sf) + 1, ` ${selectId},`);
@@ -268,7 +268,7 @@ function handedShape(ctx: TransformContext, value: ts.Expression): Shape | undef
 
 /** Whether text going out is a request's body: in a v1 call's arguments, or in a helper that sends requests. */
 function sentAsBody(ctx: TransformContext, serialise: ts.CallExpression): boolean {
-  if (ctx.calls.some((c) => c.call.arguments.some((a) => a.pos <= serialise.pos && serialise.end <= a.end))) return true;
+  if (ctx.file.calls.some((c) => c.call.arguments.some((a) => a.pos <= serialise.pos && serialise.end <= a.end))) return true;
   for (let n: ts.Node = serialise.parent; n; n = n.parent) {
     if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n)) {
       if (ctx.analysis.wrappers.byFunction.has(n)) return true;
@@ -441,9 +441,11 @@ export const fieldRenamesTransform: Transform = {
     const shownWhole: ShownWhole = new Map();
     const noted = new Set<string>();
     for (const node of nodesOf(ctx.sf).ofKinds(...RENAME_SITES)) {
-      if (ts.isCallExpression(node)) flagEscapes(ctx, node);
-      if (ts.isCallExpression(node)) keyEntityAdapter(ctx, node);
-      if (ts.isCallExpression(node)) findShownWhole(ctx, node, shownWhole);
+      if (ts.isCallExpression(node)) {
+        flagEscapes(ctx, node);
+        keyEntityAdapter(ctx, node);
+        findShownWhole(ctx, node, shownWhole);
+      }
       if (ts.isCallExpression(node) || ts.isForInStatement(node)) noteKeysRead(ctx, node);
       if (ts.isCallExpression(node) || ts.isBinaryExpression(node) || ts.isElementAccessExpression(node)) renameKeyTested(ctx, node, noted);
       if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && KEYED_TYPES.has(node.typeName.text)) renameKeysOf(ctx, node);

@@ -126,8 +126,11 @@ export class Analysis {
   private lostAnswerTypes(): UnmigratedAnswerType[] {
     const seen = new Set([...this.types.seenOn.values()].flatMap((calls) => [...calls]));
     return [...this.files.values()].flatMap((file) => {
-      const lost = file.calls.filter((c) => !this.plan.migrates(c) && !seen.has(c));
-      return lost.length > 0 ? answerTypesOf(file.sf, lost.map((c) => c.call), (n) => this.text.declarationOf(n), true) : [];
+      // Made in a callback handed to a function of the program (a retry, a queue), whose answer comes out of it.
+      const lost = file.calls.filter((c) => !this.plan.migrates(c) && !seen.has(c) && inCallback(c.call));
+      if (lost.length === 0) return [];
+      // A type in the request itself (its body, `repo as Partial<Repo>`) is no type of its answer.
+      return answerTypesOf(file.sf, lost.map((c) => c.call), (n) => this.text.declarationOf(n), true).filter(({ type, request }) => type.pos < request.pos || type.end > request.end);
     });
   }
 
@@ -566,9 +569,9 @@ export class Analysis {
       for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
         const method = ts.isPropertyAccessExpression(node.expression) && CALLBACK_OVER_ELEMENTS.has(node.expression.name.text) ? node.expression : undefined;
         const callback = method && node.arguments[0];
-        if (!method || !callback || harmlessCallee(unwrap(callback).getText(file.sf)) || file.flow.followsCallback(callback)) continue;
+        if (!method || !callback || harmlessCallee(unwrap(callback).getText(file.sf))) continue;
         const shape = file.flow.shapeOf(method.expression);
-        if (shape?.kind !== 'array' || !shape.call || !this.plan.migrates(shape.call) || this.follows(unwrap(callback), { index: 0, held: { ...shape, kind: 'resource' } })) continue;
+        if (shape?.kind !== 'array' || !shape.call || !this.plan.migrates(shape.call) || file.flow.followsCallback(callback) || this.follows(unwrap(callback), { index: 0, held: { ...shape, kind: 'resource' } })) continue;
         this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are handed one by one to ${callback.getText(file.sf)}, which reads them where migrate-v2 does not follow (${renamesInWords(shape.call.resource)}); migrate it by hand`);
       }
     }
@@ -805,6 +808,9 @@ export class Analysis {
   /** A type that says nothing of the records it holds: `any`, `unknown`, or an array of them; no type's renames reach its reads. */
   private saysNothing(type: ts.Type): boolean {
     if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
+    // `Record<string, unknown>`: a bag of keys, as data-flow's saysNothing reads one written.
+    const values = type.getProperties().length === 0 ? type.getStringIndexType() : undefined;
+    if (values && values.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
     const element = this.checker.isArrayType(type) ? this.checker.getTypeArguments(type as ts.TypeReference)[0] : undefined;
     return element !== undefined && this.saysNothing(element);
   }
@@ -840,7 +846,7 @@ export class Analysis {
     const parameter = argument && fn.parameters[Math.min(argument.index, fn.parameters.length - 1)];
     if (this.files.has(fn.getSourceFile())) {
       if (fn.getSourceFile() === callee.getSourceFile() || !argument || !parameter) return true;
-      return !this.saysNothing(this.checker.getTypeAtLocation(parameter)) || (!changingRead(parameter, [argument.held]) && !handsOn(parameter));
+      return !this.saysNothing(this.checker.getTypeAtLocation(parameter)) || (!changingRead(parameter, [argument.held]) && !handsOn(parameter, (n) => this.text.declarationOf(n)));
     }
     // A helper of a file migrated for the resource types it declares (`indexById<T extends { id: string }>`): followed where its types say what each parameter holds.
     return fn.parameters.every((p) => p.type !== undefined) && [...this.types.containers.keys()].some((c) => c.getSourceFile() === fn.getSourceFile());
@@ -1309,14 +1315,24 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
   return undefined;
 }
 
+/** `withRetry(() => fetch(url))`: a call made in an arrow function's body, handed to the function that calls it. */
+function inCallback(call: ts.Node): boolean {
+  for (let n = call.parent; n && !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) return ts.isCallExpression(n.parent) && n.parent.arguments.includes(n);
+    if (ts.isBlock(n) || ts.isFunctionDeclaration(n)) return false;
+  }
+  return false;
+}
+
 /** Whether a function hands a parameter on to a call that may read it (`return fromJsonTyped(json, false)`), where changingRead does not look. */
-function handsOn(parameter: ts.ParameterDeclaration): boolean {
+function handsOn(parameter: ts.ParameterDeclaration, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
   const name = parameter.name;
-  if (!ts.isIdentifier(name)) return true;
+  // `({ name }: any)`: what a pattern takes out is read by name, which changingRead judges.
+  if (!ts.isIdentifier(name)) return false;
   let handed = false;
   forEachNode(parameter.parent, (n) => {
     const call = n.parent;
-    if (ts.isIdentifier(n) && n.text === name.text && call && ts.isCallExpression(call) && call.arguments.includes(n as ts.Expression) && !harmlessCallee(call.expression.getText())) handed = true;
+    if (!handed && ts.isIdentifier(n) && n.text === name.text && call && ts.isCallExpression(call) && call.arguments.includes(n as ts.Expression) && !harmlessCallee(call.expression.getText())) handed = declarationOf(n) === parameter;
   });
   return handed;
 }

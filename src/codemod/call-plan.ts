@@ -359,7 +359,6 @@ function describe(call: V1Call): string {
   return `${article} ${call.resource.singular} ${call.operation} (${placeOf(call.call, call.call.getSourceFile())})`;
 }
 
-/** A literal's source text, quotes and template delimiters included. */
 /** A constant's initializer with its v1 literal rewritten to v2: the text of the copy made for the calls that migrate. */
 export function v2CopyText(init: ts.Expression, literal: PathLiteral): string {
   const source = init.getText();
@@ -367,6 +366,7 @@ export function v2CopyText(init: ts.Expression, literal: PathLiteral): string {
   return source.slice(0, at) + rewriteV1Paths(literalSource(literal)) + source.slice(at + literal.getWidth());
 }
 
+/** A literal's source text, quotes and template delimiters included. */
 export function literalSource(literal: PathLiteral): string {
   return literal.getText();
 }

@@ -551,7 +551,10 @@ export class DataFlow {
     const a = unwrap(argument);
     if (this.callbackOf(a)) return true;
     const member = ts.isPropertyAccessExpression(a) ? this.declarationOf(a.name) : undefined;
-    return member !== undefined && member.getSourceFile() === this.sf && (ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member) || ts.isPropertyAssignment(member));
+    if (!member || member.getSourceFile() !== this.sf) return false;
+    // `mappers.toGroup` of `{ toGroup: GroupFromJSON }` names a function of elsewhere: only one written here is followed.
+    const value = ts.isPropertyDeclaration(member) || ts.isPropertyAssignment(member) ? member.initializer && unwrap(member.initializer) : member;
+    return value !== undefined && (ts.isMethodDeclaration(value) || ts.isArrowFunction(value) || ts.isFunctionExpression(value));
   }
 
   /** A callback written in place, or named: `ids.map(readGroup)` of a function of the file. */

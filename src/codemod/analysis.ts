@@ -897,10 +897,16 @@ export class Analysis {
 
   /** The call's type argument when it is a generic list type of one record type (`ListResponse<Role>`). */
   private genericListArgument(call: V1Call): ts.TypeReferenceNode | undefined {
-    const arg = call.call.typeArguments?.[0];
-    if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments?.length !== 1) return undefined;
-    const container = this.types.containerOf(arg.typeName);
-    return container && this.types.generics.has(container) ? arg : undefined;
+    const isGenericList = (arg: ts.TypeNode | undefined): arg is ts.TypeReferenceNode => {
+      if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments?.length !== 1) return false;
+      const container = this.types.containerOf(arg.typeName);
+      return container !== undefined && this.types.generics.has(container);
+    };
+    const own = call.call.typeArguments?.[0];
+    if (isGenericList(own)) return own;
+    // `(await res.json()) as ListResponse<Group>`, `const body: ListResponse<Group> = ...` where the answer is held.
+    const written = answerTypesOf(call.call.getSourceFile(), [call.call], (n) => this.text.declarationOf(n)).map(({ type }) => type);
+    return written.find((t): t is ts.TypeReferenceNode => isGenericList(t) && (ts.isAsExpression(t.parent) || ts.isTypeAssertionExpression(t.parent) || ts.isVariableDeclaration(t.parent)));
   }
 
   /** A read of one record whose missing case cannot be told on v2 stays on v1 (read-one.ts says why). */

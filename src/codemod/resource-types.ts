@@ -241,6 +241,13 @@ export class ResourceTypes {
   markData(node: ts.TypeNode, why: string): void {
     for (const owner of this.recordOwners(this.checker.getTypeFromTypeNode(node))) {
       if (!this.containers.has(owner) || this.fromData.has(owner)) continue;
+      // `ListResponse<Repo>` there: the list type keeps its names for that data, and each list that migrates gets a v2 copy of its own (needsCopies).
+      const generic = this.generics.get(owner);
+      if (generic) {
+        generic.foreign = true;
+        this.typeCache.clear();
+        continue;
+      }
       this.fromData.set(owner, why);
       this.pinned.add(owner);
       this.typeCache.clear();

@@ -396,6 +396,15 @@ export class Analysis {
         kept = true;
       }
     }
+    for (const [literal, calls] of this.types.inferred) {
+      const value = valueNamed(literal);
+      for (const call of calls as Set<V1Call>) {
+        if (!this.plan.migrates(call)) continue;
+        const where = placeOf(literal, call.call.getSourceFile()).replace(/^in top-level code$/, '');
+        this.plan.demote(call, `${staysOnV1(call)}: its records are typed by a type inferred from ${value}${where ? ` (${where})` : ''}, whose keys name fields v2 renames (${renamesInWords(call.resource)}); migrate-v2 renames the members of types written out, not the keys of a value, which may do more than type records (a schema's keys decide what it accepts): rename them there by hand, or write the record type out`);
+        kept = true;
+      }
+    }
     for (const { type, base, calls } of this.types.inheriting.values()) {
       const members = ts.isInterfaceDeclaration(base) ? base.members : ts.isTypeLiteralNode(base.type) ? base.type.members : undefined;
       const names = new Set(members?.flatMap((m) => (m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? [m.name.text] : [])));
@@ -1287,6 +1296,14 @@ function helperName(container: Container): string {
   const fn = ts.isTypeParameterDeclaration(parameter) || ts.isParameter(parameter) ? parameter.parent : undefined;
   const name = fn && 'name' in fn && fn.name && ts.isIdentifier(fn.name) ? fn.name.text : undefined;
   return name ? `${name}()` : `the generic helper constrained by ${containerName(container)}`;
+}
+
+/** The variable or property an object literal is the value of, or is handed to the maker of (`GroupSchema = z.object({...})`). */
+function valueNamed(literal: ts.ObjectLiteralExpression): string {
+  for (let n: ts.Node = literal.parent; !ts.isBlock(n) && !ts.isSourceFile(n); n = n.parent) {
+    if ((ts.isVariableDeclaration(n) || ts.isPropertyAssignment(n) || ts.isPropertyDeclaration(n)) && ts.isIdentifier(n.name)) return n.name.text;
+  }
+  return 'an object literal';
 }
 
 export function containerName(container: Container): string {

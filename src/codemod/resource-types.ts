@@ -76,6 +76,13 @@ export class ResourceTypes {
    */
   readonly inheriting = new Map<ts.InterfaceDeclaration | ts.TypeAliasDeclaration, SharedBase>();
   /**
+   * Record types inferred from a value (`z.infer<typeof GroupSchema>`, `typeof sample`) whose members
+   * v2 renames are the keys of that value's object literal: a schema's keys also decide what it
+   * accepts, so they are not renamed as a type's members are, and the calls seen on such a type
+   * cannot migrate whole; by the literal, with those calls.
+   */
+  readonly inferred = new Map<ts.ObjectLiteralExpression, Set<object>>();
+  /**
    * Parameter types written in place (`label(g: { id: string })`) and the record types of the values
    * handed to them where no call is traced (an app's `Group` from an API package): the calls those
    * record types are seen on reach the parameter too.
@@ -97,6 +104,7 @@ export class ResourceTypes {
     this.fedBy.clear();
     this.unwritable.clear();
     this.inheriting.clear();
+    this.inferred.clear();
     this.typeCache.clear();
   }
 
@@ -133,6 +141,7 @@ export class ResourceTypes {
       if (resolved) this.attachContainer(resolved, shape, resource, undefined, depth);
       return;
     }
+    if (ts.isTypeQueryNode(node) && shape !== 'array') return this.noteInferred(node, shape, resource);
     if (!ts.isTypeReferenceNode(node)) return;
     const name = ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.right.text;
     const args = node.typeArguments ?? [];
@@ -150,6 +159,24 @@ export class ResourceTypes {
     if (container && shape !== 'array') this.attachContainer(container, shape, resource, args, depth);
     const resolved = !container && shape !== 'array' ? this.resolvedContainer(node) : undefined;
     if (resolved) this.attachContainer(resolved, shape, resource, undefined, depth);
+    else if (!container && shape !== 'array') this.noteInferred(node, shape, resource);
+  }
+
+  /** A type the checker makes from a value: the object literal that declares a member v2 renames, noted with the call. */
+  private noteInferred(node: ts.TypeNode, shape: TypeShape, resource: ResourceContract): void {
+    const call = this.context.call;
+    if (!call || this.context.pinned) return;
+    const type = this.checker.getTypeFromTypeNode(node);
+    for (const name of renamedMembers(shape, resource)) {
+      const literal = type
+        .getProperty(name)
+        ?.declarations?.map((d) => d.parent)
+        .find((p): p is ts.ObjectLiteralExpression => ts.isObjectLiteralExpression(p) && isProjectSource(p.getSourceFile()));
+      if (literal) {
+        this.inferred.set(literal, (this.inferred.get(literal) ?? new Set()).add(call));
+        return;
+      }
+    }
   }
 
   /**
@@ -476,11 +503,16 @@ export function isProjectSource(sf: ts.SourceFile): boolean {
   return !sf.isDeclarationFile && !sf.fileName.includes('/node_modules/');
 }
 
+/** The v1 names of the members v2 names otherwise: a record's renamed fields, a list's records' key. */
+function renamedMembers(shape: TypeShape, resource: ResourceContract): string[] {
+  const list = resource.v1.endpoints.list;
+  if (shape === 'envelope') return list && list.envelopeKey !== resource.v2.endpoints.list?.envelopeKey ? [list.envelopeKey] : [];
+  return [...clientFieldRenames(resource).keys()];
+}
+
 /** Whether a container names a member v2 names otherwise: a renamed field of a record, the records' key of a list. */
 function namesRenamedMember(container: Container, shape: TypeShape, resource: ResourceContract): boolean {
-  const list = resource.v1.endpoints.list;
-  const renamed = shape === 'envelope' ? (list && list.envelopeKey !== resource.v2.endpoints.list?.envelopeKey ? [list.envelopeKey] : []) : [...clientFieldRenames(resource).keys()];
-  return renamed.some((name) => container.members.some((m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && m.name.text === name));
+  return renamedMembers(shape, resource).some((name) => container.members.some((m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && m.name.text === name));
 }
 
 /** The type node of a container's member, by name. */

@@ -587,8 +587,9 @@ export class Wrappers {
     const pathParam = Number(found[1]);
     // Only a path that follows a base URL: a wrapper whose path parameter is read in the middle of a URL is something else.
     const before = url.text.slice(0, found.index);
-    // `${base}/iam/v1/groups/${parent}`: a parameter after a collection is a resource's uid, not a path.
-    if (before.includes(MARK) || RESOURCES.some((r) => before.includes(collectionBase(r, 'v1')))) return false;
+    const prefixText = transport.prefix.text + before;
+    // `${base}/iam/v1/groups/${parent}`, or `/groups/${id}` of an axios instance whose base URL ends in `/iam/v1`: a parameter after a collection is a resource's uid, not a path.
+    if (before.includes(MARK) || RESOURCES.some((r) => prefixText.includes(collectionBase(r, 'v1')))) return false;
     const method = methodOf(fn, transport, declarationOf);
     const reader = answerReader(fn, carrier, transport, declarationOf);
     const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, carrier, transport, reader, pathParam, declarationOf));
@@ -602,7 +603,6 @@ export class Wrappers {
     const queryParams = [...new Set([...own, ...handed.params])];
     const query = [...(transport.via?.query ? [transport.via.query] : []), ...handed.written].join('&');
     const errors = ownErrors(fn, carrier, responseVariable(fn, carrier), declarationOf);
-    const prefixText = transport.prefix.text + before;
     this.transports.add(call);
     this.byFunction.set(fn, {
       fn,

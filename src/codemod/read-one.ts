@@ -142,5 +142,8 @@ export function readsAsOne(items: ts.PropertyAccessExpression): boolean {
 export function listTakenOnly(pattern: ts.BindingPattern, call: V1Call): boolean {
   const [only, ...rest] = pattern.elements;
   const key = call.resource.v1.endpoints.list!.envelopeKey;
-  return ts.isObjectBindingPattern(pattern) && ts.isVariableDeclaration(pattern.parent) && pattern.parent.initializer !== undefined && rest.length === 0 && only !== undefined && ts.isBindingElement(only) && !only.dotDotDotToken && (only.propertyName ?? only.name).getText() === key;
+  if (!ts.isObjectBindingPattern(pattern) || !ts.isVariableDeclaration(pattern.parent) || pattern.parent.initializer === undefined || rest.length > 0) return false;
+  const named = only && ts.isBindingElement(only) && !only.dotDotDotToken ? (only.propertyName ?? only.name) : undefined;
+  // `{ items }`, `{ items: [group] }`, `{ 'items': found }`.
+  return named !== undefined && (ts.isIdentifier(named) || ts.isStringLiteral(named)) && named.text === key;
 }

@@ -6,10 +6,10 @@
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
-import { ResourceTypes, type Container } from './resource-types.js';
+import { isProjectSource, ResourceTypes, type Container } from './resource-types.js';
 import { functionOf, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
-import { answersReadOutOfSight, lostAnswer } from './lost-answers.js';
+import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
 import { harmlessCallee, readsNoFieldByName } from './callees-reading-nothing.js';
 import { ofEntityAdapter } from './entity-adapters.js';
 import { timesCompared } from './times-compared.js';
@@ -668,7 +668,7 @@ export class Analysis {
         const callee = call.expression.getText(file.sf);
         if ('resource' in shape && answersAFunction(call, (n) => this.text.declarationOf(n))) {
           this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${callee}(), whose answer migrate-v2 does not follow (${renamesInWords(shape.call.resource)}); migrate it by hand`);
-        } else if (this.callsHandedUnfollowed(call, fn as ts.Expression, file)) {
+        } else if (this.callsHandedUnfollowed(call, fn as ts.Expression, file) || answerHandedUnseen(call, shape, file.flow, (n) => this.text.declarationOf(n))) {
           this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its answer is returned by a function handed to ${callee}(), which calls it where migrate-v2 does not follow what it gives (its envelope, fields and pages); migrate it by hand`);
         }
       }
@@ -1309,6 +1309,18 @@ function valueNamed(literal: ts.ObjectLiteralExpression): string {
 export function containerName(container: Container): string {
   const owner = ts.isTypeLiteralNode(container) ? container.parent : container;
   return ts.isInterfaceDeclaration(owner) || ts.isTypeAliasDeclaration(owner) ? owner.name.text : 'of this value';
+}
+
+/**
+ * `defer(() => fetch(url)).pipe(...)`, `Promise.resolve().then(() => fetch(url))`: a response returned
+ * by a callback to a function the run does not see, whose answer the program goes on to read.
+ */
+function answerHandedUnseen(call: ts.CallExpression, shape: Shape, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  if (shape.kind !== 'response' && shape.kind !== 'stream') return false;
+  // `ids.map((id) => fetch(...))`: answers gathered by an array's callbacks are lostAnswer's to judge.
+  if (ts.isPropertyAccessExpression(call.expression) && CALLBACK_OVER_ELEMENTS.has(call.expression.name.text)) return false;
+  const target = functionOf(call.expression, declarationOf);
+  return !(target && isProjectSource(target.getSourceFile())) && valueUsed(call) && !flow.shapeOf(call);
 }
 
 /** `the parameter g of label()`; no line number, which a note inserted above would move (a second run would note again). */

@@ -9,7 +9,7 @@
  */
 import { ts } from 'ts-morph';
 import { resourceOf, type ResourceContract } from '../contract/index.js';
-import type { ResourceTypes } from './resource-types.js';
+import { isProjectSource, type ResourceTypes } from './resource-types.js';
 import { functionOf, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
@@ -54,6 +54,16 @@ const GATHERING = new Set(['push', 'unshift']);
 const EITHER = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
+/** The plain type names a type comes to under promises and unions (`PromiseLike<T> | T`: `T`, `T`). */
+function typeParametersNamed(type: ts.TypeNode): string[] {
+  if (ts.isUnionTypeNode(type)) return type.types.flatMap(typeParametersNamed);
+  if (ts.isParenthesizedTypeNode(type)) return typeParametersNamed(type.type);
+  if (!ts.isTypeReferenceNode(type) || !ts.isIdentifier(type.typeName)) return [];
+  const [argument] = type.typeArguments ?? [];
+  if (/^(Promise|PromiseLike|Awaited)$/.test(type.typeName.text) && argument) return typeParametersNamed(argument);
+  return type.typeArguments ? [] : [type.typeName.text];
+}
+
 export const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
 /** Calls that answer a copy of their one argument: the copy holds the same records. */
 const COPIES = new Set(['structuredClone', 'Array.from', 'Object.freeze', 'Object.assign']);
@@ -687,11 +697,17 @@ export class DataFlow {
       const declaration = this.declarationOf(n.expression);
       if (declaration && ts.isParameter(declaration)) return this.callbackGiven(declaration);
       const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
-      if (fn && fn.getSourceFile() !== this.sf) return this.elsewhere(fn);
-      const own = fn && (this.returns.get(fn) ?? this.handedAnswer(fn, n) ?? this.givenBack(fn, n));
+      // A function of another module of the program (a tsconfig lets the run read it) is read as one of the file is where it
+      // hands back what it is given; a package's is left to callbackAnswer, by its declared type.
+      const own = fn && (fn.getSourceFile() === this.sf ? (this.returns.get(fn) ?? this.handedAnswer(fn, n) ?? this.givenBack(fn, n)) : this.answerOfAnother(fn, n));
       if (own) return own;
     }
     return this.callbackAnswer(n);
+  }
+
+  /** What a function of another file answers: a test's view of the program's functions, or what a function of the program hands back. */
+  private answerOfAnother(fn: ts.Node, call: ts.CallExpression): Shape | undefined {
+    return this.elsewhere(fn) ?? (isProjectSource(fn.getSourceFile()) ? (this.handedAnswer(fn, call) ?? this.givenBack(fn, call)) : undefined);
   }
 
   /**
@@ -706,8 +722,21 @@ export class DataFlow {
       const shape = ts.isArrowFunction(callback) || ts.isFunctionExpression(callback) ? this.returns.get(callback) : undefined;
       // Asked last: it looks through the file's calls, and most calls hand no callback that returns records.
       if (shape && 'resource' in shape) return answersAFunction(call, (node) => this.declarationOf(node)) ? undefined : shape;
+      // A response, only where the callee's declared type says it answers what the callback gives (`retrying<T>(call: () => Promise<T>): Promise<T>`).
+      if ((shape?.kind === 'response' || shape?.kind === 'stream') && this.answersCallback(call, call.arguments.indexOf(argument))) return shape;
     }
     return undefined;
+  }
+
+  /** Whether a call's declared signature answers what the callback at `index` gives: one type parameter, maybe under a promise, on both. */
+  private answersCallback(call: ts.CallExpression, index: number): boolean {
+    const declaration = this.checker.getResolvedSignature(call)?.declaration;
+    if (!declaration || ts.isJSDocSignature(declaration) || !declaration.type) return false;
+    const callback = declaration.parameters[Math.min(index, declaration.parameters.length - 1)]?.type;
+    if (!callback || !ts.isFunctionTypeNode(callback)) return false;
+    const answered = typeParametersNamed(declaration.type);
+    const own = new Set(declaration.typeParameters?.map((p) => p.name.text));
+    return answered.length === 1 && own.has(answered[0]!) && typeParametersNamed(callback.type).includes(answered[0]!);
   }
 
   /**
@@ -784,11 +813,11 @@ export class DataFlow {
     return target?.kind === 'response' || target?.kind === 'stream' ? target : undefined;
   }
 
-  /** `checkStatus` in `.then(checkStatus)`: a function of the file that returns its first parameter, whenever it returns. */
+  /** `checkStatus` in `.then(checkStatus)`: a function of the program that returns its first parameter, whenever it returns. */
   private passesThrough(callee: ts.Expression): boolean {
     const fn = ts.isIdentifier(callee) ? functionOf(callee, (node) => this.declarationOf(node)) : undefined;
     const parameter = fn?.parameters[0]?.name;
-    if (!fn || fn.getSourceFile() !== this.sf || !parameter || !ts.isIdentifier(parameter)) return false;
+    if (!fn || !isProjectSource(fn.getSourceFile()) || !parameter || !ts.isIdentifier(parameter)) return false;
     const returned = returnedExpressions(fn);
     return returned.length > 0 && returned.every((e) => {
       const r = unwrap(e);

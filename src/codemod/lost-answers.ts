@@ -8,8 +8,10 @@
  */
 import { ts } from 'ts-morph';
 import { deleteBodyChange } from '../contract/index.js';
+import { harmlessCallee } from './callees-reading-nothing.js';
 import { awaitedTuple, type DataFlow, type Shape } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
+import { isProjectSource } from './resource-types.js';
 import { functionOf, isConst, returnedExpressions, unwrap } from './static-text.js';
 import { enclosingScope, usesOf } from './syntax.js';
 import type { V1Call } from './v1-calls.js';
@@ -86,7 +88,7 @@ function isTupleTakenApart(n: ts.Expression): boolean {
 const STATUS_READS = new Set(['ok', 'status', 'statusText', 'headers', 'url', 'redirected', 'type']);
 
 /** Whether the value of an expression is used: not a statement of its own (under `await`, parentheses). */
-function valueUsed(node: ts.Expression): boolean {
+export function valueUsed(node: ts.Expression): boolean {
   let n: ts.Node = node;
   while (ts.isParenthesizedExpression(n.parent) || ts.isAwaitExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isNonNullExpression(n.parent)) n = n.parent;
   return !ts.isExpressionStatement(n.parent) && !ts.isVoidExpression(n.parent);
@@ -139,12 +141,17 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
     // `Promise.allSettled(ids.map((id) => readGroup(id)))`: a function's records are lost there as a v1 call's answer is.
     const combinator = fn ? undefined : promiseCombinator(node);
     if (combinator && LOSING_COMBINATORS.has(combinator)) out.push(...recordsThrough(node, combinator, flow));
-    if (!fn || fn.getSourceFile() !== sf) continue;
+    // A function of the program (of another module too, with a tsconfig) is read; one the run does not read (a package's, an import
+    // it cannot resolve) is taken to read what it is handed where its value is used (`from(api.get(url)).pipe(...)`, `await check(res)`).
+    const seen = fn && isProjectSource(fn.getSourceFile()) ? fn : undefined;
+    if (!seen && (!valueUsed(node) || harmlessCallee(callee.getText(sf)))) continue;
     node.arguments.forEach((arg, i) => {
       const shape = ts.isSpreadElement(arg) ? undefined : flow.shapeOf(arg);
-      const parameter = fn.parameters[Math.min(i, fn.parameters.length - 1)];
-      if ((shape?.kind !== 'response' && shape?.kind !== 'stream') || !parameter || flow.shapeOf(node) || readsOnlyStatus(parameter, declarationOf)) return;
-      out.push({ call: shape.call, why: `is handed to ${callee.getText(sf)}(), which reads it where migrate-v2 does not follow it` });
+      if ((shape?.kind !== 'response' && shape?.kind !== 'stream') || flow.shapeOf(node)) return;
+      const parameter = seen?.parameters[Math.min(i, seen.parameters.length - 1)];
+      if (seen && (!parameter || readsOnlyStatus(parameter, declarationOf))) return;
+      const where = seen ? 'which reads it where migrate-v2 does not follow it' : "a function migrate-v2 cannot read (a package's, or an import it resolves only with the project's tsconfig), which may read it by v1 names";
+      out.push({ call: shape.call, why: `is handed to ${callee.getText(sf)}(), ${where}` });
     });
   }
   return out;

@@ -94,7 +94,9 @@ export class TransformContext {
   }
 
   /** A manual-review note above the statement that holds the node. */
-  todo(node: ts.Node, why: string): void {
+  todo(node: ts.Node, text: string): void {
+    // A note is one comment line: source text it quotes (`Promise.resolve()\n  .then`) is put on one line.
+    const why = text.replace(/\s*\n\s*(?=\.)/g, '').replace(/\s*\n\s*/g, ' ');
     let statement: ts.Node = node;
     while (statement.parent && !ts.isSourceFile(statement.parent) && !ts.isBlock(statement.parent) && !ts.isClassElement(statement) && !ts.isCaseClause(statement.parent)) statement = statement.parent;
     const position = statement.getStart(this.sf);

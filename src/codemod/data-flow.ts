@@ -192,7 +192,8 @@ export class DataFlow {
     const method = call.expression.name.text;
     if (method !== 'then' && method !== 'reduce' && !CALLBACK_OVER_ELEMENTS.has(method)) return [];
     const over = this.shapeOf(call.expression.expression);
-    if (method === 'then') return over && over.kind !== 'response' && over.kind !== 'stream' && callback.parameters[0] ? [[callback.parameters[0], over]] : [];
+    // `.then((res) => res.json() as Promise<GroupList>)`: a response too, so that what is read of it is known (its body's type).
+    if (method === 'then') return over && callback.parameters[0] ? [[callback.parameters[0], over]] : [];
     return over && 'resource' in over ? callbackParameters(method, over, callback, call.arguments[1] && this.shapeOf(call.arguments[1])) : [];
   }
 
@@ -468,8 +469,11 @@ export class DataFlow {
   private literalPart(e: ts.Expression): Held | undefined {
     const shape = this.shapeOf(ts.isSpreadElement(e) ? e.expression : e);
     if (!shape || !('resource' in shape)) return undefined;
-    // `[...byName]` of a Map of records: its `[key, record]` entries.
-    if (ts.isSpreadElement(e)) return shape.kind === 'array' || shape.kind === 'arrays' || shape.kind === 'entries' ? shape : shape.kind === 'keyed' ? (as(shape, 'entries') as Held) : undefined;
+    // `[...byName]` of a Map of records: its `[key, record]` entries; `[...byGroup]` of a Map of lists, `[key, records]`.
+    if (ts.isSpreadElement(e)) {
+      if (shape.kind === 'array' || shape.kind === 'arrays' || shape.kind === 'entries' || shape.kind === 'groupEntries') return shape;
+      return shape.kind === 'keyed' ? (as(shape, 'entries') as Held) : shape.kind === 'groups' ? (as(shape, 'groupEntries') as Held) : undefined;
+    }
     return shape.kind === 'resource' ? (as(shape, 'array') as Held) : shape.kind === 'array' ? (as(shape, 'arrays') as Held) : undefined;
   }
 

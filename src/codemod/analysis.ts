@@ -1106,7 +1106,7 @@ export class Analysis {
     const owner = tableOf(member);
     if (!owner || !ts.isIdentifier(owner.name)) return false;
     for (const id of this.identifiersNamed(owner.name.text)) {
-      if (id === owner.name || this.text.declarationOf(id) !== owner) continue;
+      if (id === owner.name || this.text.declarationOf(id) !== owner || importedAsItself(id)) continue;
       // A class's table is read as `Platform.PATHS`; a member of it, `Platform.PATHS.groups`.
       const table = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
       if (!(ts.isPropertyAccessExpression(table.parent) && table.parent.expression === table)) return true;
@@ -1125,12 +1125,18 @@ export class Analysis {
     const urlObject = ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined && isNewUrl(declaration.initializer);
     for (const id of this.identifiersNamed(declaration.name.text)) {
       if (id === declaration.name || this.text.declarationOf(id) !== declaration) continue;
+      if (importedAsItself(id)) continue;
       if (urlObject && ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id) continue;
       const node = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
       if (!consumed.has(node)) return true;
     }
     return false;
   }
+}
+
+/** `REPOS` of `import { REPOS } from './paths.js'`: it names the constant for the file's reads, which are counted themselves (not `{ REPOS as R }`, read as `R`). */
+function importedAsItself(id: ts.Identifier): boolean {
+  return ts.isImportSpecifier(id.parent) && !id.parent.propertyName;
 }
 
 /** Only reads of these names ask the flow whether they read past a reference's hydrated fields. */

@@ -10,6 +10,8 @@ export interface TextEdit {
   text: string;
   /** The transform that asked for it, for the message when two edits clash. */
   by?: string;
+  /** A line of its own inserted above the text at `start` (a note): it goes before what other edits insert there. */
+  above?: true;
 }
 
 const BOM = '\uFEFF';
@@ -76,7 +78,7 @@ export class Lines {
 export function sortedEdits(edits: readonly TextEdit[]): TextEdit[] {
   const sorted = edits
     .map((e, i) => ({ e, i }))
-    .sort((a, b) => a.e.start - b.e.start || (a.e.end - a.e.start === 0 ? 0 : 1) - (b.e.end - b.e.start === 0 ? 0 : 1) || a.i - b.i)
+    .sort((a, b) => a.e.start - b.e.start || (a.e.end - a.e.start === 0 ? 0 : 1) - (b.e.end - b.e.start === 0 ? 0 : 1) || (a.e.above ? 0 : 1) - (b.e.above ? 0 : 1) || a.i - b.i)
     .map((x) => x.e);
   for (let k = 1; k < sorted.length; k++) {
     const [a, b] = [sorted[k - 1]!, sorted[k]!];
@@ -131,7 +133,7 @@ export function todoEdit(source: SourceText, position: number, why: string): Tex
     if (!above.startsWith(`// ${TODO_MARK}`)) break;
     end = start - 1;
   }
-  return { start: lineStart, end: lineStart, text: `${indent}${comment}${source.eol}` };
+  return { start: lineStart, end: lineStart, text: `${indent}${comment}${source.eol}`, above: true };
 }
 
 /**

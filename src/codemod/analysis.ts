@@ -13,7 +13,7 @@ import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js'
 import { harmlessCallee, readsNoFieldByName } from './callees-reading-nothing.js';
 import { ofEntityAdapter } from './entity-adapters.js';
 import { timesCompared } from './times-compared.js';
-import { placeOf } from './places.js';
+import { calleeOf, placeOf } from './places.js';
 import { forEachNode, isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { listTakenOnly, missingBy, readsAsOne } from './read-one.js';
@@ -343,7 +343,7 @@ export class Analysis {
           const named = texts.find((t) => t.split('.').some((part) => renames.has(part)));
           if (!named || this.followsInto(node)) continue;
           const part = named.split('.').find((p) => renames.has(p))!;
-          const callee = node.expression.getText(file.sf);
+          const callee = calleeOf(node);
           this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} hands its records to ${callee}() with the field name '${named}' as text: v2 names ${part} ${renames.get(part)}, and migrate-v2 does not rewrite names given as text; migrate them by hand`);
         }
       }
@@ -557,7 +557,7 @@ export class Analysis {
           if (!shape || !('resource' in shape) || !shape.call || !this.plan.migrates(shape.call)) continue;
           // lodash's functions are keepRecordsHandedOutOfSight's; the program's functions are followed through their types once those are known (asked last: the checker costs more than the shapes).
           if (readsNoFieldByName(node, (e) => file.flow.shapeOf(e)) || file.flow.collection(node) || ofEntityAdapter(node, (n) => this.text.declarationOf(n)) || this.followsInto(node, { index: i, held: shape })) break;
-          const callee = node.expression.getText(file.sf);
+          const callee = calleeOf(node);
           const what = shape.kind === 'envelope' ? 'its answer is handed whole' : `its ${shape.call.resource.singular} records are handed`;
           this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${what} to ${callee}(), which reads ${shape.kind === 'envelope' ? 'it' : 'them'} where migrate-v2 does not follow (${shape.kind === 'envelope' ? 'its envelope, fields and pages' : renamesInWords(shape.call.resource)}); migrate it by hand`);
           kept = true;
@@ -599,7 +599,7 @@ export class Analysis {
         if (!library || library.followed || (library.known && ts.isExpressionStatement(node.parent))) continue;
         const shape = file.flow.shapeOf(library.collection);
         if (!shape?.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
-        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${node.expression.getText(file.sf)}(), whose answer migrate-v2 does not follow (its fields, ${renamesInWords(shape.call.resource)}); migrate it by hand`);
+        this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records go into ${calleeOf(node)}(), whose answer migrate-v2 does not follow (its fields, ${renamesInWords(shape.call.resource)}); migrate it by hand`);
       }
     }
   }
@@ -665,7 +665,7 @@ export class Analysis {
         if (!ts.isCallExpression(call) || !call.arguments.includes(fn as ts.Expression)) continue;
         const shape = file.flow.returnOf(fn);
         if (!shape || !('call' in shape) || !shape.call || !this.plan.migrates(shape.call)) continue;
-        const callee = call.expression.getText(file.sf);
+        const callee = calleeOf(call);
         if ('resource' in shape && answersAFunction(call, (n) => this.text.declarationOf(n))) {
           this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its records are returned by a function handed to ${callee}(), whose answer migrate-v2 does not follow (${renamesInWords(shape.call.resource)}); migrate it by hand`);
         } else if (this.callsHandedUnfollowed(call, fn as ts.Expression, file) || answerHandedUnseen(call, shape, file.flow, (n) => this.text.declarationOf(n))) {

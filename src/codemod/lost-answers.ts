@@ -11,6 +11,7 @@ import { deleteBodyChange } from '../contract/index.js';
 import { harmlessCallee } from './callees-reading-nothing.js';
 import { awaitedTuple, type DataFlow, type Shape } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
+import { calleeOf } from './places.js';
 import { isProjectSource } from './resource-types.js';
 import { functionOf, isConst, returnedExpressions, unwrap } from './static-text.js';
 import { enclosingScope, usesOf } from './syntax.js';
@@ -151,7 +152,7 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
       const parameter = seen?.parameters[Math.min(i, seen.parameters.length - 1)];
       if (seen && (!parameter || readsOnlyStatus(parameter, declarationOf))) return;
       const where = seen ? 'which reads it where migrate-v2 does not follow it' : "a function migrate-v2 cannot read (a package's, or an import it resolves only with the project's tsconfig), which may read it by v1 names";
-      out.push({ call: shape.call, why: `is handed to ${callee.getText(sf)}(), ${where}` });
+      out.push({ call: shape.call, why: `is handed to ${calleeOf(node)}(), ${where}` });
     });
   }
   return out;

@@ -15,6 +15,24 @@ export function placeOf(node: ts.Node, from: ts.SourceFile): string {
   return [within, file].filter(Boolean).join(', ') || 'in top-level code';
 }
 
+/**
+ * The function a call calls, as a note names it: names and member reads, calls shown without their
+ * arguments (`Promise.resolve().then`, `groups.filter().map`). Never the arguments' text: the run may
+ * rewrite what they read, and a second run must write the same note.
+ */
+export function calleeOf(call: ts.CallExpression): string {
+  const name = (e: ts.Expression): string => {
+    const n = ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAwaitExpression(e) ? e.expression : e;
+    if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) return n.text;
+    if (n.kind === ts.SyntaxKind.ThisKeyword) return 'this';
+    if (ts.isPropertyAccessExpression(n)) return `${name(n.expression)}.${n.name.text}`;
+    if (ts.isCallExpression(n)) return `${name(n.expression)}()`;
+    if (ts.isElementAccessExpression(n)) return `${name(n.expression)}[…]`;
+    return 'a function';
+  };
+  return name(call.expression);
+}
+
 /** `test "title"` of an it/test callback, or `name()` of the function a node stands in. */
 function enclosingName(node: ts.Node): string | undefined {
   for (let n = node.parent; n; n = n.parent) {

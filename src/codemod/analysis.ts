@@ -10,6 +10,7 @@ import { isProjectSource, ResourceTypes, type Container } from './resource-types
 import { functionOf, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
+import { recordsReadBack } from './files-read-back.js';
 import { harmlessCallee, readsNoFieldByName } from './callees-reading-nothing.js';
 import { ofEntityAdapter } from './entity-adapters.js';
 import { timesCompared } from './times-compared.js';
@@ -17,7 +18,7 @@ import { calleeOf, placeOf } from './places.js';
 import { forEachNode, isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { listTakenOnly, missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, hasV1Path, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -111,6 +112,7 @@ export class Analysis {
     this.keepUntypedRecordsPutInMembers();
     this.keepRecordsGivenBackUnfollowed();
     this.keepUntypedRecordsReturnedToImporters();
+    this.keepRecordsReadBackFromFiles();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
     // path plan settle it (rounds over the flow's evidence alone first cost more than they saved).
@@ -419,6 +421,19 @@ export class Analysis {
   }
 
   /**
+   * `writeFileSync(FILE, JSON.stringify(groups))` of a program that reads FILE back (a snapshot, a
+   * cache): migrated, a file written before holds v1's keys and one written after v2's, and the
+   * program's reads of it keep one of them (parsed text is no API answer): the call stays on v1.
+   */
+  private keepRecordsReadBackFromFiles(): void {
+    for (const { call, write, read, file } of recordsReadBack([...this.files.values()], (n) => this.text.declarationOf(n))) {
+      if (!this.plan.migrates(call)) continue;
+      const where = placeOf(read, write.getSourceFile()).replace(/^in top-level code$/, 'in this file');
+      this.plan.demote(call, `${staysOnV1(call)}: its ${call.resource.singular} records are written to ${file} (${calleeOf(write)}()), which this program reads back (${calleeOf(read)}(), ${where}) by the keys they were written with; migrated, files written before hold v1's names and those written after v2's (${renamesInWords(call.resource)}): migrate the call and the file's readers together by hand`);
+    }
+  }
+
+  /**
    * The converse: a write that stays on v1 (`PUT /registry/v1/tags/...`: v2beta1 has no tag update)
    * whose body holds a record of a call that would migrate (`{ ...tag, deprecated: true }`): that
    * call stays too, since v1 refuses a body in v2's names (`uid`, `createTime`) as unknown fields.
@@ -555,6 +570,15 @@ export class Analysis {
         for (const [i, arg] of node.arguments.entries()) {
           const shape = file.flow.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg);
           if (!shape || !('resource' in shape) || !shape.call || !this.plan.migrates(shape.call)) continue;
+          // `httpJson('PUT', \`${GROUPS}/${g.id}\`, g)` over node:http: a request migrate-v2 does not recognise, to v1, sends them there.
+          const path = node.arguments.flatMap((other) => (other === arg || ts.isSpreadElement(other) ? [] : [this.text.of(other)?.text ?? ''])).find(hasV1Path);
+          if (path) {
+            // The path as it evaluates, what is known at run time only left out: the source may hold reads this run renames.
+            const shown = path.replace(/[\u0001\u0002]\d*[\u0002]?/g, '…');
+            this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its ${shape.call.resource.singular} records are handed to ${calleeOf(node)}() with a v1 path (${shown}), a request migrate-v2 does not recognise, which stays on v1, where a body in v2's names (${renamesInWords(shape.call.resource)}) is refused; migrate them together by hand`);
+            kept = true;
+            break;
+          }
           // lodash's functions are keepRecordsHandedOutOfSight's; the program's functions are followed through their types once those are known (asked last: the checker costs more than the shapes).
           if (readsNoFieldByName(node, (e) => file.flow.shapeOf(e)) || file.flow.collection(node) || ofEntityAdapter(node, (n) => this.text.declarationOf(n)) || this.followsInto(node, { index: i, held: shape })) break;
           const callee = calleeOf(node);

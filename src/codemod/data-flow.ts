@@ -54,16 +54,6 @@ const GATHERING = new Set(['push', 'unshift']);
 const EITHER = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 export const ELEMENT_OF_ARRAY = new Set(['find', 'at', 'pop', 'shift', 'findLast']);
 export const ARRAY_OF_ARRAY = new Set(['filter', 'slice', 'sort', 'reverse', 'concat', 'toSorted', 'toReversed']);
-/** The plain type names a type comes to under promises and unions (`PromiseLike<T> | T`: `T`, `T`). */
-function typeParametersNamed(type: ts.TypeNode): string[] {
-  if (ts.isUnionTypeNode(type)) return type.types.flatMap(typeParametersNamed);
-  if (ts.isParenthesizedTypeNode(type)) return typeParametersNamed(type.type);
-  if (!ts.isTypeReferenceNode(type) || !ts.isIdentifier(type.typeName)) return [];
-  const [argument] = type.typeArguments ?? [];
-  if (/^(Promise|PromiseLike|Awaited)$/.test(type.typeName.text) && argument) return typeParametersNamed(argument);
-  return type.typeArguments ? [] : [type.typeName.text];
-}
-
 export const CALLBACK_OVER_ELEMENTS = new Set(['map', 'forEach', 'filter', 'find', 'some', 'every', 'flatMap', 'findIndex', 'findLast', 'sort', 'toSorted']);
 /** Calls that answer a copy of their one argument: the copy holds the same records. */
 const COPIES = new Set(['structuredClone', 'Array.from', 'Object.freeze', 'Object.assign']);
@@ -364,10 +354,15 @@ export class DataFlow {
 
   /** The variable that holds the response of a call (`const res = await fetch(...)`), if there is one. */
   responseVariable(call: V1Call): ts.Identifier | undefined {
+    let found: ts.Identifier | undefined;
     for (const [declaration, shape] of this.declared) {
-      if (shape.kind === 'response' && shape.call === call && ts.isVariableDeclaration(declaration) && ts.isIdentifier(declaration.name)) return declaration.name;
+      if (shape.kind !== 'response' || shape.call !== call || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name)) continue;
+      // `const res = await withRetry(() => fetch(url))`: the variable made from the call, not the helper's own `res` that also holds it.
+      const made = declaration.initializer !== undefined && declaration.initializer.pos <= call.call.pos && call.call.end <= declaration.initializer.end;
+      if (made) return declaration.name;
+      found ??= declaration.name;
     }
-    return undefined;
+    return found;
   }
 
   /** The shape a destructuring pattern takes apart, when the flow reached it. */
@@ -711,7 +706,7 @@ export class DataFlow {
 
   /** What a function of another file answers: a test's view of the program's functions, or what a function of the program hands back. */
   private answerOfAnother(fn: ts.Node, call: ts.CallExpression): Shape | undefined {
-    return this.elsewhere(fn) ?? (isProjectSource(fn.getSourceFile()) ? (this.handedAnswer(fn, call) ?? this.givenBack(fn, call)) : undefined);
+    return this.elsewhere(fn) ?? (isProjectSource(fn.getSourceFile()) && returnsFromParameters(fn) ? (this.handedAnswer(fn, call) ?? this.givenBack(fn, call)) : undefined);
   }
 
   /**
@@ -738,9 +733,9 @@ export class DataFlow {
     if (!declaration || ts.isJSDocSignature(declaration) || !declaration.type) return false;
     const callback = declaration.parameters[Math.min(index, declaration.parameters.length - 1)]?.type;
     if (!callback || !ts.isFunctionTypeNode(callback)) return false;
-    const answered = typeParametersNamed(declaration.type);
-    const own = new Set(declaration.typeParameters?.map((p) => p.name.text));
-    return answered.length === 1 && own.has(answered[0]!) && typeParametersNamed(callback.type).includes(answered[0]!);
+    const answered = new Set(typeParametersNamed(declaration.type));
+    const [only] = answered;
+    return answered.size === 1 && Boolean(declaration.typeParameters?.some((p) => p.name.text === only)) && typeParametersNamed(callback.type).includes(only!);
   }
 
   /**
@@ -1280,6 +1275,34 @@ function callbackParameters(method: string, over: Held, callback: ts.ArrowFuncti
 }
 
 /** What a method of a Map of records gives: `get` a record, `values()` the records, `entries()` pairs. */
+/**
+ * Whether a function returns something that names a parameter (`return res`, `return await fn()`,
+ * `return items.find(...) ?? null`): only then can it give back what it is handed. Asked at every call of a
+ * function of another module, once per function.
+ */
+function returnsFromParameters(fn: ts.Node): boolean {
+  let known = fromParameters.get(fn);
+  if (known === undefined) {
+    const names = new Set(ts.isFunctionLike(fn) ? fn.parameters.flatMap((p) => (ts.isIdentifier(p.name) ? [p.name.text] : [])) : []);
+    const mentions = (n: ts.Node): boolean => (ts.isIdentifier(n) && names.has(n.text)) || (!ts.isFunctionLike(n) && (ts.forEachChild(n, mentions) ?? false));
+    known = names.size > 0 && ts.isFunctionLike(fn) && returnedExpressions(fn).some(mentions);
+    fromParameters.set(fn, known);
+  }
+  return known;
+}
+
+const fromParameters = new WeakMap<ts.Node, boolean>();
+
+/** The plain type names a type comes to under promises and unions (`PromiseLike<T> | T`: `T`, `T`). */
+function typeParametersNamed(type: ts.TypeNode): string[] {
+  if (ts.isUnionTypeNode(type)) return type.types.flatMap(typeParametersNamed);
+  if (ts.isParenthesizedTypeNode(type)) return typeParametersNamed(type.type);
+  if (!ts.isTypeReferenceNode(type) || !ts.isIdentifier(type.typeName)) return [];
+  const [argument] = type.typeArguments ?? [];
+  if (/^(Promise|PromiseLike|Awaited)$/.test(type.typeName.text) && argument) return typeParametersNamed(argument);
+  return type.typeArguments ? [] : [type.typeName.text];
+}
+
 function keyedMethod(target: Held, method: string): Shape | undefined {
   if (method === 'get') return as(target, 'resource');
   if (method === 'values') return as(target, 'array');

@@ -344,19 +344,24 @@ function madeBy(call: ts.CallExpression, declarationOf: (node: ts.Node) => ts.De
 }
 
 /** The expressions a function returns (not those of functions inside it), or an arrow's body. */
-export function returnedExpressions(fn: ts.SignatureDeclaration): ts.Expression[] {
+export function returnedExpressions(fn: ts.SignatureDeclaration): readonly ts.Expression[] {
+  // Asked at every call of a function of the program, of a body walked once: trees do not change while they are read.
+  let out = returnsOf.get(fn);
+  if (out) return out;
   const body = 'body' in fn ? (fn.body as ts.ConciseBody | undefined) : undefined;
-  if (!body) return [];
-  if (!ts.isBlock(body)) return [body];
-  const out: ts.Expression[] = [];
+  const found: ts.Expression[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isReturnStatement(node)) {
-      if (node.expression) out.push(node.expression);
+      if (node.expression) found.push(node.expression);
     } else if (!ts.isFunctionLike(node)) ts.forEachChild(node, visit);
   };
-  visit(body);
+  if (body && ts.isBlock(body)) visit(body);
+  else if (body) found.push(body);
+  returnsOf.set(fn, (out = found));
   return out;
 }
+
+const returnsOf = new WeakMap<ts.SignatureDeclaration, readonly ts.Expression[]>();
 
 /** The one expression a function returns: an arrow's body, or its only return statement. */
 function soleReturn(fn: FunctionWithBody): ts.Expression | undefined {

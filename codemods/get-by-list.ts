@@ -21,7 +21,8 @@ import { addHelper, MISSING_HELPER, missingHelper } from './file-helpers.js';
  * must reach that test, as v1's empty list did.
  */
 function letNotFoundThrough(ctx: TransformContext, call: V1Call, missing: Extract<Missing, { by: 'status' }>, before: number): void {
-  const fn = enclosingScope(call.call);
+  // Where the response is kept, which a retry helper's callback (`pRetry(() => fetch(url))`) is not.
+  const fn = enclosingScope(missing.response);
   if (!fn) return;
   forEachNode(fn, (node) => {
     if (!ts.isIfStatement(node) || node.pos < call.call.end || node.pos > before) return;
@@ -213,7 +214,7 @@ export const getByList: Transform = {
       }
       moveIdIntoPath(ctx, call);
       noteResponseHooks(ctx, call);
-      const missing = missingBy(call, ctx.file.flow);
+      const missing = missingBy(call, ctx.file.flow, (n) => ctx.analysis.text.declarationOf(n));
       if (missing.by === 'helper') {
         const start = missing.target.getStart(ctx.sf);
         ctx.edit(start, start, `${MISSING_HELPER}(`);

@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
-import { isProjectSource, ResourceTypes, type Container } from './resource-types.js';
+import { ResourceTypes, type Container } from './resource-types.js';
 import { functionOf, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
@@ -420,15 +420,21 @@ export class Analysis {
     return kept;
   }
 
+  /** A path as it evaluates, for a note: what is known at run time only is left out (the source may hold reads this run renames). */
+  private evaluated(path: ts.Expression): string {
+    return (this.text.of(path)?.text ?? '…').replace(/[\u0001\u0002]\d*\u0002?/g, '…');
+  }
+
   /**
    * `writeFileSync(FILE, JSON.stringify(groups))` of a program that reads FILE back (a snapshot, a
    * cache): migrated, a file written before holds v1's keys and one written after v2's, and the
    * program's reads of it keep one of them (parsed text is no API answer): the call stays on v1.
    */
   private keepRecordsReadBackFromFiles(): void {
-    for (const { call, write, read, file } of recordsReadBack([...this.files.values()], (n) => this.text.declarationOf(n))) {
+    for (const { call, write, read, path } of recordsReadBack([...this.files.values()], (n) => this.text.declarationOf(n))) {
       if (!this.plan.migrates(call)) continue;
       const where = placeOf(read, write.getSourceFile()).replace(/^in top-level code$/, 'in this file');
+      const file = ts.isIdentifier(unwrap(path)) ? unwrap(path).getText() : this.evaluated(path);
       this.plan.demote(call, `${staysOnV1(call)}: its ${call.resource.singular} records are written to ${file} (${calleeOf(write)}()), which this program reads back (${calleeOf(read)}(), ${where}) by the keys they were written with; migrated, files written before hold v1's names and those written after v2's (${renamesInWords(call.resource)}): migrate the call and the file's readers together by hand`);
     }
   }
@@ -570,17 +576,17 @@ export class Analysis {
         for (const [i, arg] of node.arguments.entries()) {
           const shape = file.flow.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg);
           if (!shape || !('resource' in shape) || !shape.call || !this.plan.migrates(shape.call)) continue;
+          // lodash's functions are keepRecordsHandedOutOfSight's.
+          if (readsNoFieldByName(node, (e) => file.flow.shapeOf(e)) || file.flow.collection(node)) break;
           // `httpJson('PUT', \`${GROUPS}/${g.id}\`, g)` over node:http: a request migrate-v2 does not recognise, to v1, sends them there.
-          const path = node.arguments.flatMap((other) => (other === arg || ts.isSpreadElement(other) ? [] : [this.text.of(other)?.text ?? ''])).find(hasV1Path);
+          const path = node.arguments.find((other) => other !== arg && !ts.isSpreadElement(other) && hasV1Path(this.text.of(other)?.text ?? ''));
           if (path) {
-            // The path as it evaluates, what is known at run time only left out: the source may hold reads this run renames.
-            const shown = path.replace(/[\u0001\u0002]\d*[\u0002]?/g, '…');
-            this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its ${shape.call.resource.singular} records are handed to ${calleeOf(node)}() with a v1 path (${shown}), a request migrate-v2 does not recognise, which stays on v1, where a body in v2's names (${renamesInWords(shape.call.resource)}) is refused; migrate them together by hand`);
+            this.plan.demote(shape.call, `${staysOnV1(shape.call)}: its ${shape.call.resource.singular} records are handed to ${calleeOf(node)}() with a v1 path (${this.evaluated(path)}), a request migrate-v2 does not recognise, which stays on v1, where a body in v2's names (${renamesInWords(shape.call.resource)}) is refused; migrate them together by hand`);
             kept = true;
             break;
           }
-          // lodash's functions are keepRecordsHandedOutOfSight's; the program's functions are followed through their types once those are known (asked last: the checker costs more than the shapes).
-          if (readsNoFieldByName(node, (e) => file.flow.shapeOf(e)) || file.flow.collection(node) || ofEntityAdapter(node, (n) => this.text.declarationOf(n)) || this.followsInto(node, { index: i, held: shape })) break;
+          // The program's functions are followed through their types once those are known (asked last: the checker costs more than the shapes).
+          if (ofEntityAdapter(node, (n) => this.text.declarationOf(n)) || this.followsInto(node, { index: i, held: shape })) break;
           const callee = calleeOf(node);
           const what = shape.kind === 'envelope' ? 'its answer is handed whole' : `its ${shape.call.resource.singular} records are handed`;
           this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${what} to ${callee}(), which reads ${shape.kind === 'envelope' ? 'it' : 'them'} where migrate-v2 does not follow (${shape.kind === 'envelope' ? 'its envelope, fields and pages' : renamesInWords(shape.call.resource)}); migrate it by hand`);
@@ -901,7 +907,7 @@ export class Analysis {
         const call = shape.call;
         // A body read through the missing-record helper is given back as v1's list of one (or none);
         // `const { items } = await res.json()` takes it as such, the 404 told by the status.
-        const missing = missingBy(call, file.flow);
+        const missing = missingBy(call, file.flow, (n) => this.text.declarationOf(n));
         if (missing.by === 'helper' && !missing.missing) continue;
         // Told by the status, or not at all: keepUntestableReads says why.
         if ((missing.by === 'status' && listTakenOnly(pattern, call)) || missing.by === 'none') continue;
@@ -947,7 +953,7 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (call.operation !== 'get-by-list' || !this.plan.migrates(call) || this.readerGets.has(call)) continue;
-        const missing = missingBy(call, file.flow);
+        const missing = missingBy(call, file.flow, (n) => this.text.declarationOf(n));
         if (missing.by === 'none') this.plan.demote(call, missing.why);
       }
       this.keepListLikeReads(file);
@@ -1346,11 +1352,13 @@ export function containerName(container: Container): string {
  * by a callback to a function the run does not see, whose answer the program goes on to read.
  */
 function answerHandedUnseen(call: ts.CallExpression, shape: Shape, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
-  if (shape.kind !== 'response' && shape.kind !== 'stream') return false;
+  // A delete's answer is {} on both versions once parsed (deletes.ts): nothing is lost with it.
+  if ((shape.kind !== 'response' && shape.kind !== 'stream') || shape.call.operation === 'delete') return false;
   // `ids.map((id) => fetch(...))`: answers gathered by an array's callbacks are lostAnswer's to judge.
   if (ts.isPropertyAccessExpression(call.expression) && CALLBACK_OVER_ELEMENTS.has(call.expression.name.text)) return false;
+  // A function of the file is callsHandedUnfollowed's; one of another module is read where the flow gives its call an answer.
   const target = functionOf(call.expression, declarationOf);
-  return !(target && isProjectSource(target.getSourceFile())) && valueUsed(call) && !flow.shapeOf(call);
+  return target?.getSourceFile() !== call.getSourceFile() && valueUsed(call) && !flow.shapeOf(call);
 }
 
 /** `the parameter g of label()`; no line number, which a note inserted above would move (a second run would note again). */

@@ -9,6 +9,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ts } from 'ts-morph';
+import { READS_A_FILE } from './files-read-back.js';
 import { apiPathPrefixes, hasV1Path, type HttpMethod } from '../contract/index.js';
 import type { Reply } from './double-replies.js';
 import { nodesOf } from './file-nodes.js';
@@ -76,7 +77,7 @@ function loadedBy(call: ts.CallExpression, here: string): string | undefined {
   if ((callee === 'require' || call.expression.kind === ts.SyntaxKind.ImportKeyword) && ts.isStringLiteralLike(first) && first.text.startsWith('.')) return resolve(here, first.text);
   if (callee === 'JSON.parse') {
     const read = unwrap(first);
-    const inner = ts.isCallExpression(read) && /(^|\.)(readFileSync|readFile)$/.test(read.expression.getText()) ? read : undefined;
+    const inner = ts.isCallExpression(read) && READS_A_FILE.test(read.expression.getText()) ? read : undefined;
     return inner?.arguments[0] ? staticPath(inner.arguments[0], here) : undefined;
   }
   return undefined;

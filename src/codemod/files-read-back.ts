@@ -12,15 +12,16 @@ import { unwrap } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 
 const WRITES = /(^|\.)(writeFileSync|writeFile|appendFileSync|appendFile)$/;
-const READS = /(^|\.)(readFileSync|readFile)$/;
+/** A call that reads a file: `readFileSync`, `fs.promises.readFile`. */
+export const READS_A_FILE = /(^|\.)(readFileSync|readFile)$/;
 
 export interface ReadBack {
   call: V1Call;
   /** The write, and a read of the same file. */
   write: ts.CallExpression;
   read: ts.CallExpression;
-  /** The file, as the program names it (`FILE`, `'state/snapshot.json'`). */
-  file: string;
+  /** The path the write is handed. */
+  path: ts.Expression;
 }
 
 /** What names a file: the declaration of the constant or variable holding its path, or the text of the path written in place. */
@@ -31,7 +32,7 @@ function fileKey(path: ts.Expression | undefined, declarationOf: (n: ts.Node) =>
 }
 
 /** The records a write's data holds: `JSON.stringify(groups)`, `JSON.stringify({ savedAt, groups })`, `groups` itself. */
-function writtenRecords(data: ts.Expression | undefined, shapeOf: (e: ts.Expression) => Shape | undefined): Shape | undefined {
+function recordsInWrite(data: ts.Expression | undefined, shapeOf: (e: ts.Expression) => Shape | undefined): Shape | undefined {
   let n = data && unwrap(data);
   if (n && ts.isCallExpression(n) && n.expression.getText() === 'JSON.stringify') n = n.arguments[0] && unwrap(n.arguments[0]);
   if (!n) return undefined;
@@ -51,7 +52,7 @@ export function recordsReadBack(files: readonly { sf: ts.SourceFile; flow: DataF
   const reads = new Map<ts.Node | string, ts.CallExpression>();
   for (const { sf } of files) {
     for (const call of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
-      const key = READS.test(call.expression.getText(sf)) ? fileKey(call.arguments[0], declarationOf) : undefined;
+      const key = READS_A_FILE.test(call.expression.getText(sf)) ? fileKey(call.arguments[0], declarationOf) : undefined;
       if (key !== undefined && !reads.has(key)) reads.set(key, call);
     }
   }
@@ -62,8 +63,8 @@ export function recordsReadBack(files: readonly { sf: ts.SourceFile; flow: DataF
       if (!WRITES.test(write.expression.getText(sf))) continue;
       const key = fileKey(write.arguments[0], declarationOf);
       const read = key === undefined ? undefined : reads.get(key);
-      const shape = read && writtenRecords(write.arguments[1], (e) => flow.shapeOf(e));
-      if (read && shape && 'call' in shape && shape.call) out.push({ call: shape.call, write, read, file: unwrap(write.arguments[0]!).getText(sf).replace(/\s+/g, ' ') });
+      const shape = read && recordsInWrite(write.arguments[1], (e) => flow.shapeOf(e));
+      if (read && shape && 'call' in shape && shape.call) out.push({ call: shape.call, write, read, path: write.arguments[0]! });
     }
   }
   return out;

@@ -144,11 +144,14 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
     if (combinator && LOSING_COMBINATORS.has(combinator)) out.push(...recordsThrough(node, combinator, flow));
     // A function of the program (of another module too, with a tsconfig) is read; one the run does not read (a package's, an import
     // it cannot resolve) is taken to read what it is handed where its value is used (`from(api.get(url)).pipe(...)`, `await check(res)`).
-    const seen = fn && isProjectSource(fn.getSourceFile()) ? fn : undefined;
-    if (!seen && (!valueUsed(node) || harmlessCallee(callee.getText(sf)))) continue;
+    // A method of the program (`this.check(res)`) is read as a function is.
+    const own = fn ?? (ts.isPropertyAccessExpression(callee) ? functionOf(callee, declarationOf) : undefined);
+    const seen = own && isProjectSource(own.getSourceFile()) ? own : undefined;
     node.arguments.forEach((arg, i) => {
       const shape = ts.isSpreadElement(arg) ? undefined : flow.shapeOf(arg);
       if ((shape?.kind !== 'response' && shape?.kind !== 'stream') || flow.shapeOf(node)) return;
+      // `throw await errorFrom(res)` under `if (!res.ok)`: an error answer, the same on both versions.
+      if (!seen && (!valueUsed(node) || onErrorPath(node) || harmlessCallee(callee.getText(sf)))) return;
       const parameter = seen?.parameters[Math.min(i, seen.parameters.length - 1)];
       if (seen && (!parameter || readsOnlyStatus(parameter, declarationOf))) return;
       const where = seen ? 'which reads it where migrate-v2 does not follow it' : "a function migrate-v2 cannot read (a package's, or an import it resolves only with the project's tsconfig), which may read it by v1 names";
@@ -171,7 +174,7 @@ function recordsThrough(combined: ts.CallExpression, combinator: string, flow: D
     const n = unwrap(value);
     const shape = ts.isCallExpression(n) ? flow.shapeOf(n) : undefined;
     if (!shape || !('resource' in shape) || !shape.call || shape.call.call === n) return [];
-    return [{ call: shape.call, why: `is handed on by ${(n as ts.CallExpression).expression.getText()}() through Promise.${combinator}(), where migrate-v2 does not follow it` }];
+    return [{ call: shape.call, why: `is handed on by ${calleeOf(n as ts.CallExpression)}() through Promise.${combinator}(), where migrate-v2 does not follow it` }];
   });
 }
 

@@ -5,6 +5,8 @@
 import { ts } from 'ts-morph';
 import { GRPC_CODES, missingRecordChange } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
+import { functionOf } from './static-text.js';
+import { forEachNode } from './syntax.js';
 import { parsedInChain, type V1Call } from './v1-calls.js';
 
 /**
@@ -46,11 +48,13 @@ export type Missing =
 /** axios's `validateStatus`, got's and ky's `throwHttpErrors: false`: a client that hands back error answers instead of throwing them. */
 const LENIENT_CLIENT = /\bvalidateStatus\b|\bthrowHttpErrors\s*:\s*false\b/;
 
-export function missingBy(call: V1Call, flow: DataFlow): Missing {
+export function missingBy(call: V1Call, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Missing {
   const one = call.resource.singular;
   const stays = (why: string) => ({ by: 'none' as const, why: `this read of one ${one} stays on v1: ${missingRecordChange(call.resource)}, and ${why}; migrate it by hand` });
   if (call.via?.ownThrow) return stays(`${call.via.name}() throws errors that do not carry the status (in status or statusCode), so that 404 cannot be told apart here`);
   const returnsResponse = !call.via || call.via.returns === 'response';
+  const check = (call.client === 'fetch' || call.client === 'undici') && returnsResponse ? throwingCheckOnTheWay(call.call, declarationOf) : undefined;
+  if (check) return stays(`its response goes through ${check}(), which throws on an error status: that 404 would throw there before the program's own test of a missing ${one}`);
   if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {
     const response = flow.responseVariable(call);
     const status = response ? undefined : destructuredStatus(call);
@@ -73,6 +77,40 @@ export function missingBy(call: V1Call, flow: DataFlow): Missing {
     return { by: 'helper', target: call.call, missing: `{ status: ${GRPC_CODES.NOT_FOUND.http}, data: undefined }`, ...(response ? { response } : {}) };
   }
   return stays(`${call.client} throws it, and this call's response is read in a way migrate-v2 does not follow`);
+}
+
+/**
+ * `fetch(url).then(check)`, `check(await fetch(url))`: the name of a function of the program that
+ * the response passes through on its way to the program and that throws on an error status.
+ */
+function throwingCheckOnTheWay(call: ts.CallExpression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string | undefined {
+  for (let n: ts.Node = call; ; ) {
+    const p = n.parent;
+    if (ts.isAwaitExpression(p) || ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isNonNullExpression(p)) {
+      n = p;
+      continue;
+    }
+    const step = ts.isPropertyAccessExpression(p) && p.expression === n && p.name.text === 'then' && ts.isCallExpression(p.parent) ? p.parent : undefined;
+    const handed = ts.isCallExpression(p) && p.arguments[0] === n ? p : undefined;
+    const callee = step?.arguments[0] ?? handed?.expression;
+    if (!callee || !(ts.isIdentifier(callee) || ts.isPropertyAccessExpression(callee))) return undefined;
+    const fn = functionOf(callee, declarationOf);
+    if (fn && throwsOnErrorStatus(fn)) return callee.getText();
+    n = (step ?? handed)!;
+  }
+}
+
+/** `if (!res.ok) throw ...` (or a test of `res.status`) on a function's first parameter. */
+function throwsOnErrorStatus(fn: ts.SignatureDeclaration): boolean {
+  const parameter = fn.parameters[0]?.name;
+  const body = 'body' in fn ? (fn.body as ts.Node | undefined) : undefined;
+  if (!parameter || !ts.isIdentifier(parameter) || !body) return false;
+  let found = false;
+  const throwsIn = (n: ts.Node): boolean => ts.isThrowStatement(n) || (!ts.isFunctionLike(n) && (ts.forEachChild(n, throwsIn) ?? false));
+  forEachNode(body, (node) => {
+    if (!found && ts.isIfStatement(node) && statusReadIn(node.expression, parameter.text) && throwsIn(node.thenStatement)) found = true;
+  });
+  return found;
 }
 
 /**

@@ -141,7 +141,7 @@ export class ResourceTypes {
       if (resolved) this.attachContainer(resolved, shape, resource, undefined, depth);
       return;
     }
-    if (ts.isTypeQueryNode(node) && shape !== 'array') return this.noteInferred(node, shape, resource);
+    if (ts.isTypeQueryNode(node)) return this.noteInferred(node, shape, resource);
     if (!ts.isTypeReferenceNode(node)) return;
     const name = ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.right.text;
     const args = node.typeArguments ?? [];
@@ -159,15 +159,17 @@ export class ResourceTypes {
     if (container && shape !== 'array') this.attachContainer(container, shape, resource, args, depth);
     const resolved = !container && shape !== 'array' ? this.resolvedContainer(node) : undefined;
     if (resolved) this.attachContainer(resolved, shape, resource, undefined, depth);
-    else if (!container && shape !== 'array') this.noteInferred(node, shape, resource);
+    else if (!container) this.noteInferred(node, shape, resource);
   }
 
   /** A type the checker makes from a value: the object literal that declares a member v2 renames, noted with the call. */
   private noteInferred(node: ts.TypeNode, shape: TypeShape, resource: ResourceContract): void {
     const call = this.context.call;
     if (!call || this.context.pinned) return;
-    const type = this.checker.getTypeFromTypeNode(node);
-    for (const name of renamedMembers(shape, resource)) {
+    let type = this.checker.getTypeFromTypeNode(node);
+    // `typeof SAMPLES` of `[{ id: 'r1', ... }]`: its records' type.
+    if (shape === 'array') type = (this.checker.isArrayType(type) ? this.checker.getTypeArguments(type as ts.TypeReference)[0] : undefined) ?? type;
+    for (const name of renamedMembers(shape === 'array' ? 'resource' : shape, resource)) {
       const literal = type
         .getProperty(name)
         ?.declarations?.map((d) => d.parent)

@@ -6,6 +6,7 @@
  * cache written by a v1 run, records kept in an object).
  */
 import { ts } from 'ts-morph';
+import { READS_A_FILE } from './files-read-back.js';
 import { morePreciseThanV2, preciseTimestamp, preciseTimestampNames } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
@@ -102,7 +103,7 @@ const OUTSIDE: [RegExp, string][] = [
   [/^JSON\.parse$/, '`JSON.parse`'],
   [/^process\.argv$/, '`process.argv`'],
   [/^process\.env$/, '`process.env`'],
-  [/(^|\.)(readFileSync|readFile)$/, 'a file'],
+  [READS_A_FILE, 'a file'],
   [/(^|\.)parseArgs$/, 'the command line'],
 ];
 

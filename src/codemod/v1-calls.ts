@@ -231,6 +231,12 @@ function calleeName(expr: ts.Expression): string {
 }
 
 
+/** A client's base URL and a path, as it joins them: got and ky with one slash between; axios's baseURL is a plain prefix. */
+export function prefixed(client: Client, prefix: string, path: string): string {
+  const joint = (client === 'got' || client === 'ky') && prefix && !prefix.endsWith('/') && !path.startsWith('/') ? '/' : '';
+  return prefix + joint + path;
+}
+
 function asObject(node: ts.Expression | undefined): ts.ObjectLiteralExpression | undefined {
   const n = node && unwrap(node);
   return n && ts.isObjectLiteralExpression(n) ? n : undefined;
@@ -407,10 +413,8 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         unplacedWhy.set(node, `the URL of this v1 call is chosen at run time (\`${unwrap(r.urlNode).getText()}\` is given one path or another): migrate-v2 cannot tell which request it is, so it stays on v1; migrate it by hand`);
       }
       if (r && path !== undefined) {
-        // got and ky join a prefixUrl and a path with one slash; axios's baseURL is a plain prefix.
-        const joint = (r.client === 'got' || r.client === 'ky') && r.prefix.text && !r.prefix.text.endsWith('/') && !path.text.startsWith('/') ? '/' : '';
         const query = queryOption(r.options);
-        const url = r.prefix.text + joint + path.text;
+        const url = prefixed(r.client, r.prefix.text, path.text);
         // The query option is part of the URL the server sees: a read of one record may be written `searchParams: { id }`.
         const handed = r.query ? `${url.includes('?') ? '&' : '?'}${r.query}` : '';
         const parts: Evaluated = { text: (query ? url + queryText(query, url) : url) + handed, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references], bases: [...(r.prefix.bases ?? []), ...(path.bases ?? [])] };

@@ -13,7 +13,7 @@ import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
-import { methodFromOptions, optionsOf, queryOption, type Client } from './v1-calls.js';
+import { methodFromOptions, optionsOf, prefixed, queryOption, type Client } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsNothing, propertyOf } from './syntax.js';
 
@@ -589,7 +589,8 @@ export class Wrappers {
     const before = url.text.slice(0, found.index);
     const prefixText = transport.prefix.text + before;
     // `${base}/iam/v1/groups/${parent}`, or `/groups/${id}` of an axios instance whose base URL ends in `/iam/v1`: a parameter after a collection is a resource's uid, not a path.
-    if (before.includes(MARK) || RESOURCES.some((r) => prefixText.includes(collectionBase(r, 'v1')))) return false;
+    const requested = prefixed(transport.client, transport.prefix.text, before);
+    if (before.includes(MARK) || RESOURCES.some((r) => requested.includes(collectionBase(r, 'v1')))) return false;
     const method = methodOf(fn, transport, declarationOf);
     const reader = answerReader(fn, carrier, transport, declarationOf);
     const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, carrier, transport, reader, pathParam, declarationOf));

@@ -3,11 +3,16 @@
  * `maxBy(identities, ...)` imported from 'lodash'): the data flow reads them as the array methods
  * they stand for, so what they give back and the callbacks they hand each record to keep the
  * records' kind, and their fields are renamed there too. lodash/fp takes the collection last: not read.
+ * p-map's `pMap(records, mapper, options)` is read as lodash's `map`.
  */
 import { ts } from 'ts-morph';
 import type { StaticText } from './static-text.js';
 
 const LIBRARY = /^(?:lodash(?:-es)?|underscore)$/;
+/** A file that may call one of these: a cheap test of its text before any call is read. */
+export const NAMES_A_LIBRARY = /\b(?:lodash|underscore|p-map)\b/;
+/** Packages of one function over a collection, by the function of the table each stands for: `pMap(groups, mapper)` maps as `map` does, awaited. */
+const ONE_FUNCTION_PACKAGES: Readonly<Record<string, string>> = { 'p-map': 'map' };
 /** `import sortBy from 'lodash/sortBy'`, `require('lodash.sortby')`: one function's own module. */
 const ONE_FUNCTION = /^lodash(?:-es)?\/(\w+)(?:\.js)?$|^lodash\.(\w+)$/;
 
@@ -76,6 +81,8 @@ function libraryFunction(callee: ts.Expression, text: StaticText): string | unde
   if (!ts.isIdentifier(callee)) return undefined;
   const from = moduleOf(callee, text);
   if (!from) return undefined;
+  const single = ONE_FUNCTION_PACKAGES[from.module];
+  if (single) return from.whole || from.imported === 'default' ? single : undefined;
   if (LIBRARY.test(from.module)) return from.whole ? undefined : from.imported;
   const own = ONE_FUNCTION.exec(from.module);
   // The per-function packages are named in lower case: lodash.sortby.

@@ -15,7 +15,7 @@ import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 import { hasModifier } from './module-shape.js';
-import { collectionCall, type CollectionCall } from './collection-library.js';
+import { collectionCall, NAMES_A_LIBRARY, type CollectionCall } from './collection-library.js';
 import { assignedTo, holdsNothing, isAssignment, isNullish, usesOf } from './syntax.js';
 import { placeholder, reachingSite } from './reaching-values.js';
 
@@ -124,7 +124,7 @@ export class DataFlow {
     private readonly elsewhere: (fn: ts.Node) => Shape | undefined = () => undefined,
   ) {
     this.callsByNode = new Map(calls.map((c) => [c.call, c]));
-    this.library = /\b(?:lodash|underscore)\b/.test(sf.text);
+    this.library = NAMES_A_LIBRARY.test(sf.text);
     for (const [declaration, shape] of seeds) this.declared.set(declaration, shape);
     // Shapes flow forward through declarations and functions: a few passes reach a fixed point.
     for (let pass = 0; pass < 4; pass++) {

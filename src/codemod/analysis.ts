@@ -944,7 +944,8 @@ export class Analysis {
     const own = call.call.typeArguments?.[0];
     if (isGenericList(own)) return own;
     // `(await res.json()) as ListResponse<Group>`, `const body: ListResponse<Group> = ...` where the answer is held.
-    const written = answerTypesOf(call.call.getSourceFile(), [call.call], (n) => this.text.declarationOf(n)).map(({ type }) => type);
+    // Made in a retry helper's callback (`pRetry(() => fetch(url))`), the answer is held where the helper's answer is.
+    const written = answerTypesOf(call.call.getSourceFile(), [call.call], (n) => this.text.declarationOf(n), inCallback(call.call)).map(({ type }) => type);
     return written.find((t): t is ts.TypeReferenceNode => isGenericList(t) && (ts.isAsExpression(t.parent) || ts.isTypeAssertionExpression(t.parent) || ts.isVariableDeclaration(t.parent)));
   }
 

@@ -119,7 +119,8 @@ function throwsOnErrorStatus(fn: ts.SignatureDeclaration): boolean {
  * served); once v2 answers a missing record so, the two are one status.
  */
 function ownNotFoundTest(call: V1Call, response: ts.Identifier, bare = false): string | undefined {
-  let scope: ts.Node = call.call;
+  // Where the response is kept: a retry helper's callback (`pRetry(() => fetch(url))`) holds none of its tests.
+  let scope: ts.Node = response;
   while (!ts.isFunctionLike(scope) && !ts.isSourceFile(scope)) scope = scope.parent;
   let found: string | undefined;
   const isStatus = (e: ts.Expression) =>

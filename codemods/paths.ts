@@ -146,8 +146,23 @@ export const paths: Transform = {
           ctx.todo(literal, `this v1 path is handed to ${handedTo}(), a function of this program that migrate-v2 does not take for a request wrapper (what it does with the answer is out of its sight), so it stays on v1: migrate ${handedTo}() with its callers by hand (uid, createTime, list keys, pages)`);
           continue;
         }
+        const exported = byKey ? undefined : commonJsExport(literal);
+        if (exported) {
+          ctx.todo(literal, `this v1 path is exported through ${exported} (CommonJS), and migrate-v2 does not follow it into the modules that require it, so it stays on v1 with their calls: migrate it with the code that reads it (uid, createTime, list keys, pages)`);
+          continue;
+        }
         ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand (uid, createTime, list keys, pages)` : 'no call migrate-v2 recognises reads this v1 path, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)');
       }
     }
   },
 };
+
+/** `module.exports` of `module.exports = { REPOS: '/registry/v1/repos' }`, `exports.REPOS` of `exports.REPOS = '...'`: where a literal leaves its module. */
+function commonJsExport(literal: PathLiteral): string | undefined {
+  let n: ts.Node = literal;
+  while (ts.isPropertyAssignment(n.parent) || ts.isObjectLiteralExpression(n.parent) || ts.isParenthesizedExpression(n.parent)) n = n.parent;
+  const assignment = n.parent;
+  if (!ts.isBinaryExpression(assignment) || assignment.operatorToken.kind !== ts.SyntaxKind.EqualsToken || assignment.right !== n) return undefined;
+  const target = assignment.left.getText().replace(/\s+/g, '');
+  return /^(?:module\.)?exports(?:\.[\w$]+)?$/.test(target) ? target : undefined;
+}

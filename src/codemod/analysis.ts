@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
-import { functionOf, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
+import { functionOf, HOLE, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
 import { recordsReadBack } from './files-read-back.js';
@@ -422,7 +422,7 @@ export class Analysis {
 
   /** A path as it evaluates, for a note: what is known at run time only is left out (the source may hold reads this run renames). */
   private evaluated(path: ts.Expression): string {
-    return (this.text.of(path)?.text ?? '…').replace(/[\u0001\u0002]\d*\u0002?/g, '…');
+    return (this.text.of(path)?.text ?? HOLE).replaceAll(HOLE, '…');
   }
 
   /**

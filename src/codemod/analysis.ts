@@ -5,7 +5,7 @@
  */
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
-import { answersAFunction, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
+import { answersAFunction, ARRAY_OF_ARRAY, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { ResourceTypes, type Container } from './resource-types.js';
 import { functionOf, HOLE, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
@@ -292,8 +292,13 @@ export class Analysis {
         const which = open ? 'is also used where migrate-v2 does not follow (exported, handed on, or a method another class may call or override)' : 'is handed other values too';
         const read = changingRead(parameter, held);
         const keys = read ? undefined : this.keysReadOfRecords(parameter, held);
-        for (const { call } of read ? held : keys ? held.filter((h) => h.kind === 'resource') : []) {
-          const what = read ? `reads their ${read.v1}: v2 names it ${read.v2} on API records only` : `reads their keys as they come (${keys!.getText(file.sf)}), where v2 ${keysOnV2(call!.resource)}`;
+        const walk = read || keys ? undefined : walkedByUnseenCallback(parameter, (cb) => file.flow.followsCallback(cb), (n) => this.text.declarationOf(n));
+        for (const { call } of read ? held : keys ? held.filter((h) => h.kind === 'resource') : walk ? held.filter((h) => h.kind === 'array') : []) {
+          const what = read
+            ? `reads their ${read.v1}: v2 names it ${read.v2} on API records only`
+            : keys
+              ? `reads their keys as they come (${keys.getText(file.sf)}), where v2 ${keysOnV2(call!.resource)}`
+              : `hands them one by one to ${walk!.getText(file.sf)}, which reads them where migrate-v2 does not follow (${renamesInWords(call!.resource)})`;
           this.plan.demote(call!, `this ${call!.resource.singular} ${call!.operation} hands its answer to ${describeParameter(parameter)}, which ${which} and ${what}; migrate them by hand`);
         }
       }
@@ -480,7 +485,9 @@ export class Analysis {
         let source: V1Call | undefined;
         const holder = idHolders(call.urlNode).find((id) => {
           const shape = file.flow.shapeOf(id);
-          source = shape?.kind === 'resource' && shape.weak && shape.call === call ? sources.find((c) => c.resource === shape.resource) : undefined;
+          // One of the file's own sources, if it has one: the nearest the note can name.
+          const ofKind = shape?.kind === 'resource' && shape.weak && shape.call === call ? sources.filter((c) => c.resource === shape.resource) : [];
+          source = ofKind.find((c) => c.call.getSourceFile() === file.sf) ?? ofKind[0];
           return source !== undefined;
         });
         if (!holder || !source) continue;
@@ -1387,6 +1394,25 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
+}
+
+/**
+ * `items.slice(i, i + size).map(fn)` in `inBatches(items, size, fn)`: the callback an array method
+ * over the parameter's records (or a part of them) hands each one to, where the flow does not follow it.
+ */
+function walkedByUnseenCallback(parameter: ts.ParameterDeclaration, follows: (callback: ts.Expression) => boolean, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.Expression | undefined {
+  const name = parameter.name;
+  if (!ts.isIdentifier(name)) return undefined;
+  let unseen: ts.Expression | undefined;
+  forEachNode(parameter.parent, (n) => {
+    const method = !unseen && ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && CALLBACK_OVER_ELEMENTS.has(n.expression.name.text) ? n.expression : undefined;
+    const callback = method && (n as ts.CallExpression).arguments[0];
+    if (!method || !callback || follows(callback)) return;
+    let over = unwrap(method.expression);
+    while (ts.isCallExpression(over) && ts.isPropertyAccessExpression(over.expression) && ARRAY_OF_ARRAY.has(over.expression.name.text)) over = unwrap(over.expression.expression);
+    if (ts.isIdentifier(over) && over.text === name.text && declarationOf(over) === parameter) unseen = callback;
+  });
+  return unseen;
 }
 
 /** `withRetry(() => fetch(url))`: a call made in an arrow function's body, handed to the function that calls it. */

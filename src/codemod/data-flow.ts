@@ -177,9 +177,13 @@ export class DataFlow {
    * method over records each record (reduce's accumulator too).
    */
   private callbackBindings(call: ts.CallExpression): [ts.ParameterDeclaration, Shape][] {
-    const callback = call.arguments[0];
+    const argument = call.arguments[0] && unwrap(call.arguments[0]);
+    // `items.map(fn)` of a parameter: the callback the one call of its function hands there.
+    const handed = argument && ts.isIdentifier(argument) && ts.isParameter(this.declarationOf(argument) ?? argument);
+    const callback = handed ? this.callbackOf(argument) : call.arguments[0];
     if (!callback || !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) || !ts.isPropertyAccessExpression(call.expression)) return [];
     const method = call.expression.name.text;
+    if (handed && method === 'reduce') return [];
     if (method !== 'then' && method !== 'reduce' && !CALLBACK_OVER_ELEMENTS.has(method)) return [];
     const over = this.shapeOf(call.expression.expression);
     // `.then((res) => res.json() as Promise<GroupList>)`: a response too, so that what is read of it is known (its body's type).
@@ -325,6 +329,11 @@ export class DataFlow {
       const args = parent.arguments;
       return (i) => (args[i] && !args.slice(0, i + 1).some(ts.isSpreadElement) ? () => this.shapeOf(args[i]!) : undefined);
     }
+    // `inBatches(groups, 4, retag)`: handed to a function of the file that hands it on to one walk (`items.map(fn)`).
+    const k = parent.arguments.indexOf(id as ts.Expression);
+    const target = k >= 0 && !parent.arguments.slice(0, k + 1).some(ts.isSpreadElement) ? functionOf(parent.expression, (n) => this.declarationOf(n)) : undefined;
+    const walks = target?.getSourceFile() === this.sf && target.parameters[k] ? this.walksOf(target.parameters[k]) : undefined;
+    if (walks?.length === 1) return (i) => (i === 0 ? () => this.handedEach(walks[0]!) : undefined);
     const method = ts.isPropertyAccessExpression(parent.expression) ? parent.expression : undefined;
     if (!method || parent.arguments[0] !== id || !CALLBACK_OVER_ELEMENTS.has(method.name.text) || method.name.text === 'sort' || method.name.text === 'toSorted') return undefined;
     return (i) =>
@@ -566,12 +575,71 @@ export class DataFlow {
     return value !== undefined && (ts.isMethodDeclaration(value) || ts.isArrowFunction(value) || ts.isFunctionExpression(value));
   }
 
-  /** A callback written in place, or named: `ids.map(readGroup)` of a function of the file. */
+  /**
+   * A callback written in place, or named: `ids.map(readGroup)` of a function of the file; or the
+   * parameter of a function of the file called once, by the callback that call hands it
+   * (`items.map(fn)` in `inBatches(items, size, fn)`, called as `inBatches(groups, 4, (g) => retag(g))`).
+   */
   private callbackOf(argument: ts.Expression): ts.Node | undefined {
     const a = unwrap(argument);
+    const written = this.writtenCallback(a);
+    if (written || !ts.isIdentifier(a)) return written;
+    const parameter = this.declarationOf(a);
+    const handed = parameter && ts.isParameter(parameter) && this.walksOf(parameter) ? this.handedCallbacks(parameter) : undefined;
+    return handed && !handed.open && handed.callbacks.length === 1 ? handed.callbacks[0] : undefined;
+  }
+
+  /**
+   * The calls that hand a parameter of a function as their callback (`items.map(fn)`, `p.then(fn)`),
+   * when that is all the function does with it: then those calls alone call what it is handed.
+   */
+  private walksOf(parameter: ts.ParameterDeclaration): ts.CallExpression[] | undefined {
+    const walks: ts.CallExpression[] = [];
+    for (const use of usesOf(this.sf, parameter, (n) => this.declarationOf(n))) {
+      const call = use.parent;
+      const method = ts.isCallExpression(call) && call.arguments[0] === use && ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : undefined;
+      if (!method || !(method === 'then' || CALLBACK_OVER_ELEMENTS.has(method)) || method === 'sort' || method === 'toSorted') return undefined;
+      walks.push(call as ts.CallExpression);
+    }
+    return walks;
+  }
+
+  /** What a walk (`items.map(fn)`, `p.then(fn)`) hands its callback first: each record, or what the promise holds. */
+  private handedEach(walk: ts.CallExpression): Shape | undefined {
+    const method = walk.expression as ts.PropertyAccessExpression;
+    const over = this.shapeOf(method.expression);
+    if (method.name.text === 'then') return over;
+    return over && 'resource' in over ? elementFor(method.name.text, over) : undefined;
+  }
+
+  private writtenCallback(a: ts.Expression): ts.Node | undefined {
     if (ts.isArrowFunction(a) || ts.isFunctionExpression(a)) return a;
     const named = ts.isIdentifier(a) ? functionOf(a, (node) => this.declarationOf(node)) : undefined;
     return named?.getSourceFile() === this.sf ? named : undefined;
+  }
+
+  /**
+   * What each call of a function of the file hands one of its parameters, as a callback (undefined
+   * where it hands something else); `open` when the function is exported or used other than by a
+   * call (`module.exports = { inBatches }`), where callers the flow does not see may hand others.
+   */
+  private handedCallbacks(parameter: ts.ParameterDeclaration): { callbacks: (ts.Node | undefined)[]; open: boolean } | undefined {
+    const fn = parameter.parent;
+    const owner = ts.isFunctionDeclaration(fn) ? fn : (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) ? fn.parent : undefined;
+    if (!owner?.name || !ts.isIdentifier(owner.name)) return undefined;
+    const i = fn.parameters.indexOf(parameter);
+    let open = hasModifier(ts.isFunctionDeclaration(owner) ? owner : owner.parent.parent, ts.SyntaxKind.ExportKeyword);
+    const callbacks: (ts.Node | undefined)[] = [];
+    for (const use of usesOf(this.sf, owner, (n) => this.declarationOf(n))) {
+      const call = use.parent;
+      if (!ts.isCallExpression(call) || call.expression !== use) {
+        open = true;
+        continue;
+      }
+      const handed = call.arguments.slice(0, i + 1).some(ts.isSpreadElement) ? undefined : call.arguments[i];
+      callbacks.push(handed && this.writtenCallback(unwrap(handed)));
+    }
+    return { callbacks, open };
   }
 
   /** What `list.map(callback)` gives: an array of what the callback returns, when that is records, arrays or pairs of them. */
@@ -744,14 +812,8 @@ export class DataFlow {
    * function hands one that gives the same call's answer.
    */
   private callbackGiven(parameter: ts.ParameterDeclaration): Shape | undefined {
-    const fn = parameter.parent;
-    const owner = ts.isFunctionDeclaration(fn) ? fn : (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) ? fn.parent : undefined;
-    if (!owner?.name || !ts.isIdentifier(owner.name)) return undefined;
-    const i = fn.parameters.indexOf(parameter);
     let given: Shape | undefined;
-    for (const call of nodesOf(this.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
-      if (!ts.isIdentifier(call.expression) || call.expression.text !== owner.name.text || this.declarationOf(call.expression) !== owner) continue;
-      const callback = call.arguments[i] && this.callbackOf(call.arguments[i]);
+    for (const callback of this.handedCallbacks(parameter)?.callbacks ?? []) {
       const shape = callback && this.returns.get(callback);
       if (!shape || !('call' in shape) || !shape.call || (given && (given.kind !== shape.kind || (given as { call?: V1Call }).call !== shape.call))) return undefined;
       given = shape;
@@ -959,7 +1021,8 @@ export class DataFlow {
    */
   private holdsOwnRows(declaration: ts.Declaration): boolean {
     if (!ts.isVariableDeclaration(declaration)) return false;
-    if (declaration.initializer) return ts.isObjectLiteralExpression(unwrap(declaration.initializer));
+    // `{ ...group, description }` copies a record; `{ id: 'bot', name }` is a row of the program's own.
+    if (declaration.initializer) return ts.isObjectLiteralExpression(unwrap(declaration.initializer)) && !isCopyOfSpread(declaration.initializer);
     const loop = declaration.parent.parent;
     if (!ts.isForOfStatement(loop) || !ts.isIdentifier(loop.expression)) return false;
     const list = this.declarationOf(loop.expression);

@@ -50,8 +50,12 @@ export function notInstalledWarning(s: CodemodSummary): string | undefined {
   return `the type check cannot find packages the files it checks import (${list}): it reads them as any, so its errors after the migration may not be the migration's, and some that are may not show. Install the project's packages (npm ci) and run again.`;
 }
 
+/** A run that changes no file type-checks none (the self-check reads changed files): its counts of 0 say nothing of the project's errors. */
+const NONE_CHECKED = 'no file changed, none type-checked';
+
 function summaryLine(s: CodemodSummary, wrote: boolean): string {
-  const types = s.typeErrors ? `, type errors before ${s.typeErrors.before}, after ${s.typeErrors.after}` : '';
+  const counts = s.typeErrors && (s.changed === 0 ? NONE_CHECKED : `type errors before ${s.typeErrors.before}, after ${s.typeErrors.after}`);
+  const types = counts ? `, ${counts}` : '';
   return `${s.scanned} files scanned, ${s.changed} ${wrote ? 'changed' : 'to change'}, ${s.unchanged} unchanged, ${s.review} manual-review items, ${s.errors} errors${types}, ${(s.ms / 1000).toFixed(1)} s`;
 }
 
@@ -116,7 +120,7 @@ export function renderMarkdown(report: CodemodReport, options: MarkdownOptions):
 function summaryTable(report: CodemodReport): string {
   const s = report.summary;
   const header = ['files scanned', report.mode === 'write' ? 'changed' : 'to change', 'unchanged', 'manual review', 'errors', 'type errors before / after'];
-  const types = s.typeErrors ? `${s.typeErrors.before} / ${s.typeErrors.after}` : 'not checked (no tsconfig)';
+  const types = !s.typeErrors ? 'not checked (no tsconfig)' : s.changed === 0 ? NONE_CHECKED : `${s.typeErrors.before} / ${s.typeErrors.after}`;
   const part = report.shard ? ` (shard ${report.shard.index} of ${report.shard.count})` : '';
   const warning = notInstalledWarning(s);
   return `## migrate-v2: v1 to v2beta1${part}\n\n${table(header, [[String(s.scanned), String(s.changed), String(s.unchanged), String(s.review), String(s.errors), types]])}\n\n${warning ? `> **Warning:** ${warning}\n\n` : ''}`;

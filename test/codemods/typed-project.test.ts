@@ -87,6 +87,21 @@ it('type-checks what it changed, before and after: an error the migration brings
   expect(again.stderr).toMatch(/report\.ts:7: type error after migration: .*'id'/);
 });
 
+it('says it type-checked nothing when it changed nothing, rather than counting no errors', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-selfcheck-none-'));
+  // A tag update: v2beta1 has none, so the call stays on v1 with a note, and the next run changes nothing.
+  const tags = "export async function deprecate(base: string, id: string): Promise<number> {\n  const res = await fetch(`${base}/registry/v1/tags/${id}`, { method: 'PUT', body: JSON.stringify({ deprecated: true }) });\n  return res.status;\n}\n";
+  for (const [name, text] of Object.entries({ 'tsconfig.json': FILES['tsconfig.json']!, 'package.json': FILES['package.json']!, 'tags.ts': tags })) writeFileSync(join(dir, name), text);
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  const first = await runCli([dir, '--write']);
+  expect(first.stderr).toMatch(/1 files scanned, 1 changed, .* type errors before 0, after 0, /);
+  const again = await runCli([dir]);
+  expect(again.stderr).toMatch(/1 files scanned, 0 to change, 1 unchanged, 1 manual-review items, 0 errors, no file changed, none type-checked, /);
+  const json = await runCli([dir, '--report', join(dir, 'run.md')]);
+  expect(json.code).toBe(0);
+  expect(readFileSync(join(dir, 'run.md'), 'utf8')).toMatch(/\| no file changed, none type-checked \|/);
+});
+
 it('finds an error the migration brings into a statement it did not edit, in the same file or through an import', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mv2-selfcheck-far-'));
   // Fields read by a computed key: no rename follows them, so the renamed type breaks these statements, which no edit touches.

@@ -8,7 +8,7 @@
  */
 import { ts } from 'ts-morph';
 import { collectionBase, GRPC_CODES, RESOURCES, type HttpMethod } from '../contract/index.js';
-import { functionOf, HOLE, PARAMETER_MARK, queryKeysOf, returnedExpressions, StaticText, unwrap, type Evaluated } from './static-text.js';
+import { functionOf, HOLE, isConst, PARAMETER_MARK, queryKeysOf, returnedExpressions, StaticText, unwrap, type Evaluated } from './static-text.js';
 import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
@@ -151,7 +151,10 @@ function carrierOf(call: ts.CallExpression, declarationOf: (n: ts.Node) => ts.De
   const callback = enclosingFunction(call);
   if (!callback || !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) return call;
   const returned = returnedExpressions(callback);
-  if (returned.length === 0 || !returned.every((e) => unwrap(e) === call)) return call;
+  // `async () => { const r = await fetch(url); if (!r.ok) throw ...; return r; }` answers the response too.
+  const held = responseVariable(callback, call);
+  const isResponse = (e: ts.Expression) => unwrap(e) === call || (held !== undefined && ts.isIdentifier(unwrap(e)) && declarationOf(unwrap(e)) === held.parent && isConst(held.parent as ts.VariableDeclaration));
+  if (returned.length === 0 || !returned.every(isResponse)) return call;
   const outer = callback.parent;
   if (!ts.isCallExpression(outer) || !outer.arguments.includes(callback)) return call;
   const helper = functionOf(outer.expression, declarationOf);
@@ -185,27 +188,32 @@ const STATUS_PROPERTIES = new Set(['status', 'statusCode']);
  * The errors a function throws itself: whether it throws any, and whether each carries the HTTP
  * status in a `status` or `statusCode` property (`new ApiError(res.status, ...)` with a parameter
  * property or `this.status = status`, or `Object.assign(new Error(), { status: res.status })`).
+ * `call` is the request, or the retry helper's call that carries it (carrierOf); `transport` the request.
  */
-function ownErrors(fn: WrapperFunction, call: ts.CallExpression, response: ts.Identifier | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { throws: boolean; statusKnown: boolean; untagged: Tag[] } {
+function ownErrors(fn: WrapperFunction, call: ts.CallExpression, transport: ts.CallExpression, response: ts.Identifier | undefined, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { throws: boolean; statusKnown: boolean; untagged: Tag[] } {
   let throws = false;
   let statusKnown = true;
   const untagged: Tag[] = [];
-  const returned404 = response && notFoundReturnedAt(call, response);
-  const visit = (node: ts.Node): void => {
+  // The callback a retry helper is handed (carrierOf) makes the request: what it throws, the wrapper throws, tested on its own response.
+  const callback = transport !== call ? enclosingFunction(transport) : undefined;
+  const visit = (node: ts.Node, request: ts.CallExpression, answer: ts.Identifier | undefined, returned404: number | undefined): void => {
     // A throw before the request (a missing setting) is no answer of the platform's: it cannot be a 404.
-    if (ts.isThrowStatement(node) && node.end <= call.getStart()) return;
+    if (ts.isThrowStatement(node) && node.end <= request.getStart()) return;
     if (ts.isThrowStatement(node)) {
       throws = true;
       // A 404 was handed back before it (`if (res.status !== 429 && res.status < 500) return res;` of a retry loop).
       if (returned404 !== undefined && node.getStart() >= returned404) return;
       if (carriesStatus(node.expression, declarationOf)) return;
-      const status = response && statusTested(node, response);
+      const status = answer && statusTested(node, answer);
       const error = unwrap(node.expression);
       if (status && ts.isNewExpression(error)) untagged.push({ error, status });
       else statusKnown = false;
-    } else if (!ts.isFunctionLike(node) || isPromiseCallback(node)) ts.forEachChild(node, visit);
+    } else if (node === callback) {
+      const held = responseVariable(callback, transport);
+      ts.forEachChild(node, (child) => visit(child, transport, held, held && notFoundReturnedAt(transport, held)));
+    } else if (!ts.isFunctionLike(node) || isPromiseCallback(node)) ts.forEachChild(node, (child) => visit(child, request, answer, returned404));
   };
-  if (fn.body) visit(fn.body);
+  if (fn.body) visit(fn.body, call, response, response && notFoundReturnedAt(call, response));
   return { throws, statusKnown, untagged };
 }
 
@@ -603,7 +611,7 @@ export class Wrappers {
     const handed = handedQuery(fn, call, transport.via, declarationOf);
     const queryParams = [...new Set([...own, ...handed.params])];
     const query = [...(transport.via?.query ? [transport.via.query] : []), ...handed.written].join('&');
-    const errors = ownErrors(fn, carrier, responseVariable(fn, carrier), declarationOf);
+    const errors = ownErrors(fn, carrier, call, responseVariable(fn, carrier), declarationOf);
     this.transports.add(call);
     this.byFunction.set(fn, {
       fn,

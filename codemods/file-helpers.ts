@@ -11,11 +11,13 @@
  * status (axios, got, ky): v1 answered a missing record with an empty list, v2 answers 404. It
  * turns that 404 into the value the code now tests for "no record".
  */
+import type { ts } from 'ts-morph';
 import type { TransformContext } from '../src/codemod/transform.js';
 import { ENVELOPE, GRPC_CODES, LIST_CONTRACT, LIST_PARAMS, uidField } from '../src/contract/index.js';
 
 import type { PageKind } from '../src/codemod/answers.js';
 import { FIRST_PAGE } from '../src/codemod/paging.js';
+import { awaitsItself } from '../src/codemod/syntax.js';
 
 export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
   body: 'everyPage',
@@ -24,6 +26,15 @@ export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
   undici: 'everyRequestPage',
   got: 'everyGotPage',
 };
+
+/**
+ * What opens the page helper's call around a request: `everyPage((page) => `, with an async arrow
+ * where the request awaits (`check(await fetch(url))`, a URL built with `await`), and awaited where
+ * the request gave a value, not a promise (`awaitIt`).
+ */
+export function pageCallOpening(kind: PageKind, request: ts.Node, page: string, awaitIt = false): string {
+  return `${awaitIt ? 'await ' : ''}${PAGE_HELPER_NAMES[kind]}(${awaitsItself(request) ? 'async ' : ''}(${page}) => `;
+}
 
 const FIRST = FIRST_PAGE;
 const NEXT = (token: string) => `\`${FIRST}&${LIST_PARAMS.pageToken}=\${encodeURIComponent(${token})}\``;

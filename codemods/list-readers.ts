@@ -8,13 +8,15 @@
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { Wrapper } from '../src/codemod/wrappers.js';
-import { addHelper, isTyped, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
+import { addHelper, isTyped, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageCallOpening, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
 import { pageParameter } from './pagination.js';
 import { pagedExpression } from '../src/codemod/answers.js';
 import { queryOption } from '../src/codemod/v1-calls.js';
 import { pageSlot } from '../src/codemod/list-readers.js';
 import { clientFieldRenames } from '../src/contract/index.js';
 import { arrayElementType } from '../src/codemod/resource-types.js';
+import { functionOf, givesBackItsArgument } from '../src/codemod/static-text.js';
+import { hasModifier } from '../src/codemod/module-shape.js';
 
 /** The list readers whose calls all migrate, of this file (`here`) or of any. */
 function migratingReaders(ctx: TransformContext, here = true): Wrapper[] {
@@ -37,7 +39,7 @@ function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   }
   const page = pageParameter(ctx, target.node);
   const start = target.node.getStart(ctx.sf);
-  ctx.edit(start, start, `${PAGE_HELPER_NAMES[target.kind]}((${page}) => `);
+  ctx.edit(start, start, pageCallOpening(target.kind, target.node, page, givesAwaitedValue(target.node, (n) => ctx.analysis.text.declarationOf(n))));
   ctx.edit(target.node.end, target.node.end, `, ${key})`);
   const inUrl = addPageParameters(ctx, records, page);
   for (const read of records.reads) {
@@ -82,6 +84,20 @@ function indexCast(ctx: TransformContext, read: ts.PropertyAccessExpression, rec
   if (type.flags & ts.TypeFlags.Any || type.getStringIndexType() || type.symbol?.declarations?.some((d) => records.types.includes(d as ts.TypeLiteralNode))) return undefined;
   const named = (e: ts.Expression): boolean => ts.isIdentifier(e) || (ts.isPropertyAccessExpression(e) && named(e.expression));
   return named(read.expression) ? ` as unknown as Record<string, typeof ${ctx.textOf(read.expression)}.${read.name.text}>` : ' as unknown as Record<string, never[]>';
+}
+
+/**
+ * `check(await fetch(url))` of a check that is not async, itself not awaited: it gives the response,
+ * where the page helper in its place gives a promise of it.
+ */
+function givesAwaitedValue(node: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  let outer = node.parent;
+  while (ts.isParenthesizedExpression(outer)) outer = outer.parent;
+  const fn = ts.isCallExpression(node) && !ts.isAwaitExpression(outer) ? functionOf(node.expression, declarationOf) : undefined;
+  const handed = fn && ts.isCallExpression(node) ? node.arguments[0] : undefined;
+  let given = handed;
+  while (given && ts.isParenthesizedExpression(given)) given = given.expression;
+  return fn !== undefined && given !== undefined && ts.isAwaitExpression(given) && !hasModifier(fn, ts.SyntaxKind.AsyncKeyword) && givesBackItsArgument(fn, declarationOf);
 }
 
 /**

@@ -11,8 +11,7 @@ import { ENVELOPE, LIST_CONTRACT } from '../src/contract/index.js';
 import { addToObject, appendQuery, forEachNode } from './helpers.js';
 import { envelopeReads } from '../src/codemod/paging.js';
 import { HOLE, unwrap } from '../src/codemod/static-text.js';
-import { awaitsItself } from '../src/codemod/syntax.js';
-import { addHelper, PAGE_HELPER_NAMES, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
+import { addHelper, PAGE_HELPER_NAMES, pageCallOpening, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
 import { isNewUrl } from '../src/codemod/analysis.js';
 import type { PageKind } from '../src/codemod/answers.js';
 
@@ -99,7 +98,7 @@ export const pagination: Transform = {
       const options = call.query && ts.isPropertyAssignment(call.query) ? unwrap(call.query.initializer) : undefined;
       const start = paging.node.getStart(ctx.sf);
       // `api(\`/iam/v1/roles/${await groupId()}\`)` awaits in its URL: the function that now makes it must be async.
-      ctx.edit(start, start, `${PAGE_HELPER_NAMES[paging.kind]}(${awaitsItself(paging.node) ? 'async ' : ''}(${page}) => `);
+      ctx.edit(start, start, pageCallOpening(paging.kind, paging.node, page));
       ctx.edit(paging.node.end, paging.node.end, `, '${call.resource.v2.endpoints.list!.envelopeKey}')`);
       // A query option replaces the URL's query (got, ky): the page parameters join the option instead.
       if (options && ts.isObjectLiteralExpression(options)) addToObject(ctx, options, `...${pageEntries(page)}`);

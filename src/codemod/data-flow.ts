@@ -10,7 +10,7 @@
 import { ts } from 'ts-morph';
 import { resourceOf, type ResourceContract } from '../contract/index.js';
 import { isProjectSource, type ResourceTypes } from './resource-types.js';
-import { functionOf, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
+import { functionOf, givesBackItsArgument, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
@@ -877,13 +877,7 @@ export class DataFlow {
   /** `checkStatus` in `.then(checkStatus)`: a function of the program that returns its first parameter, whenever it returns. */
   private passesThrough(callee: ts.Expression): boolean {
     const fn = ts.isIdentifier(callee) ? functionOf(callee, (node) => this.declarationOf(node)) : undefined;
-    const parameter = fn?.parameters[0]?.name;
-    if (!fn || !isProjectSource(fn.getSourceFile()) || !parameter || !ts.isIdentifier(parameter)) return false;
-    const returned = returnedExpressions(fn);
-    return returned.length > 0 && returned.every((e) => {
-      const r = unwrap(e);
-      return ts.isIdentifier(r) && this.declarationOf(r) === parameter.parent;
-    });
+    return fn !== undefined && isProjectSource(fn.getSourceFile()) && givesBackItsArgument(fn, (node) => this.declarationOf(node));
   }
 
   /** What a function of this file returns, by the flow. */

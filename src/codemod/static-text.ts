@@ -318,7 +318,7 @@ export class StaticText {
   }
 }
 
-type FunctionWithBody = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
+export type FunctionWithBody = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
 /** The function a callee names in the program: a function declaration, a method, or a const holding one. */
 export function functionOf(callee: ts.Expression, declarationOf: (node: ts.Node) => ts.Declaration | undefined): FunctionWithBody | undefined {
@@ -331,6 +331,17 @@ export function functionOf(callee: ts.Expression, declarationOf: (node: ts.Node)
   const fn = init && unwrap(init);
   if (fn && ts.isCallExpression(fn)) return madeBy(fn, declarationOf, 0);
   return fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn : undefined;
+}
+
+/** `check(res)` that tests a response and returns it: a function that gives back its first parameter whenever it returns. */
+export function givesBackItsArgument(fn: ts.SignatureDeclaration, declarationOf: (node: ts.Node) => ts.Declaration | undefined): boolean {
+  const parameter = fn.parameters[0]?.name;
+  if (!parameter || !ts.isIdentifier(parameter)) return false;
+  const returned = returnedExpressions(fn);
+  return returned.length > 0 && returned.every((e) => {
+    const r = unwrap(e);
+    return ts.isIdentifier(r) && declarationOf(r) === parameter.parent;
+  });
 }
 
 /** `const api = transportFromEnv()`: the function a factory of the program returns (through factories it calls). */

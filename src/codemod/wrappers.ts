@@ -8,7 +8,7 @@
  */
 import { ts } from 'ts-morph';
 import { collectionBase, GRPC_CODES, RESOURCES, type HttpMethod } from '../contract/index.js';
-import { functionOf, HOLE, isConst, PARAMETER_MARK, queryKeysOf, returnedExpressions, StaticText, unwrap, type Evaluated } from './static-text.js';
+import { functionOf, givesBackItsArgument, HOLE, isConst, PARAMETER_MARK, queryKeysOf, returnedExpressions, StaticText, unwrap, type Evaluated, type FunctionWithBody } from './static-text.js';
 import { recordsRead, type RecordsRead } from './list-readers.js';
 import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
@@ -144,10 +144,26 @@ function enclosingFunction(node: ts.Node): WrapperFunction | undefined {
 
 /**
  * `withRetry(() => fetch(url))`: the call of a function of the program that answers whatever the
- * callback it is handed answers (a retry or a timing helper). The wrapper around it reads that
- * call's answer as the transport's; the call itself when it is handed to no such function.
+ * callback it is handed answers (a retry or a timing helper); `check(await fetch(url))`: a function
+ * of the file that tests the response and gives it back. The wrapper around it reads that call's
+ * answer as the transport's; the call itself when it is handed to no such function.
  */
 function carrierOf(call: ts.CallExpression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.CallExpression {
+  const carrier = retryCarrierOf(call, declarationOf);
+  return checkOf(carrier, declarationOf)?.call ?? carrier;
+}
+
+/** `check(await fetch(url))`: the call of a function of the same file, giving back the response it is handed, that the answer goes through. */
+function checkOf(call: ts.CallExpression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { call: ts.CallExpression; fn: FunctionWithBody } | undefined {
+  let handed: ts.Node = call;
+  while (ts.isAwaitExpression(handed.parent) || ts.isParenthesizedExpression(handed.parent)) handed = handed.parent;
+  const outer = handed.parent;
+  if (!ts.isCallExpression(outer) || outer.arguments[0] !== handed) return undefined;
+  const fn = functionOf(outer.expression, declarationOf);
+  return fn && fn.getSourceFile() === call.getSourceFile() && givesBackItsArgument(fn, declarationOf) ? { call: outer, fn } : undefined;
+}
+
+function retryCarrierOf(call: ts.CallExpression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.CallExpression {
   const callback = enclosingFunction(call);
   if (!callback || !(ts.isArrowFunction(callback) || ts.isFunctionExpression(callback))) return call;
   const returned = returnedExpressions(callback);
@@ -161,13 +177,21 @@ function carrierOf(call: ts.CallExpression, declarationOf: (n: ts.Node) => ts.De
   return helper && answersCallback(helper, outer.arguments.indexOf(callback), declarationOf) ? outer : call;
 }
 
-/** Whether every value the function returns is what its parameter at `index`, a callback, answered when called. */
-function answersCallback(fn: ts.SignatureDeclaration, index: number, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+/**
+ * Whether every value the function returns is what its parameter at `index`, a callback, answered
+ * when called, itself or through another such helper it hands the callback to (`return retry(fn, 4)`).
+ */
+function answersCallback(fn: ts.SignatureDeclaration, index: number, declarationOf: (n: ts.Node) => ts.Declaration | undefined, depth = 0): boolean {
   const parameter = fn.parameters[index];
   if (!parameter || !ts.isIdentifier(parameter.name)) return false;
+  const isParameter = (e: ts.Expression) => ts.isIdentifier(unwrap(e)) && declarationOf(unwrap(e)) === parameter;
   const callsParameter = (e: ts.Expression): boolean => {
     const n = unwrap(e);
-    return ts.isCallExpression(n) && ts.isIdentifier(n.expression) && declarationOf(n.expression) === parameter;
+    if (!ts.isCallExpression(n)) return false;
+    if (isParameter(n.expression)) return true;
+    const handed = n.arguments.findIndex(isParameter);
+    const helper = handed >= 0 && depth < 3 ? functionOf(n.expression, declarationOf) : undefined;
+    return helper !== undefined && helper !== fn && answersCallback(helper, handed, declarationOf, depth + 1);
   };
   const returned = returnedExpressions(fn);
   return (
@@ -195,10 +219,11 @@ function ownErrors(fn: WrapperFunction, call: ts.CallExpression, transport: ts.C
   let statusKnown = true;
   const untagged: Tag[] = [];
   // The callback a retry helper is handed (carrierOf) makes the request: what it throws, the wrapper throws, tested on its own response.
-  const callback = transport !== call ? enclosingFunction(transport) : undefined;
-  const visit = (node: ts.Node, request: ts.CallExpression, answer: ts.Identifier | undefined, returned404: number | undefined): void => {
+  const check = call !== transport ? checkOf(retryCarrierOf(transport, declarationOf), declarationOf) : undefined;
+  const callback = call !== transport && !check ? enclosingFunction(transport) : undefined;
+  const visit = (node: ts.Node, request: ts.CallExpression | undefined, answer: ts.Identifier | undefined, returned404: number | undefined): void => {
     // A throw before the request (a missing setting) is no answer of the platform's: it cannot be a 404.
-    if (ts.isThrowStatement(node) && node.end <= request.getStart()) return;
+    if (ts.isThrowStatement(node) && request && node.end <= request.getStart()) return;
     if (ts.isThrowStatement(node)) {
       throws = true;
       // A 404 was handed back before it (`if (res.status !== 429 && res.status < 500) return res;` of a retry loop).
@@ -214,6 +239,9 @@ function ownErrors(fn: WrapperFunction, call: ts.CallExpression, transport: ts.C
     } else if (!ts.isFunctionLike(node) || isPromiseCallback(node)) ts.forEachChild(node, (child) => visit(child, request, answer, returned404));
   };
   if (fn.body) visit(fn.body, call, response, response && notFoundReturnedAt(call, response));
+  // `check(await fetch(url))`: what the check throws, tested on the response it is handed.
+  const tested = check?.fn.parameters[0]?.name;
+  if (check?.fn.body && tested && ts.isIdentifier(tested)) visit(check.fn.body, undefined, tested, undefined);
   return { throws, statusKnown, untagged };
 }
 

@@ -13,6 +13,7 @@ import { isProjectSource } from '../src/codemod/resource-types.js';
 import { recognise } from '../src/codemod/v1-calls.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
 import { forEachNode, nodesOf } from './helpers.js';
+import { calleeOf, placeOf } from '../src/codemod/places.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
   const d = copy.declaration;
@@ -151,11 +152,22 @@ export const paths: Transform = {
           ctx.todo(literal, `this v1 path is exported through ${exported} (CommonJS), and migrate-v2 does not follow it into the modules that require it, so it stays on v1 with their calls: migrate it with the code that reads it (uid, createTime, list keys, pages)`);
           continue;
         }
-        ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand (uid, createTime, list keys, pages)` : 'no call migrate-v2 recognises reads this v1 path, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)');
+        ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand (uid, createTime, list keys, pages)` : `no call migrate-v2 recognises reads this v1 path${readBy(ctx, literal)}, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)`);
       }
     }
   },
 };
+
+/**
+ * ` (this.http.get() in list(), group.service.ts: calls it does not take for requests)`: where the path
+ * is read. No line numbers: the run's notes above them move them, and the next run must write the same note.
+ */
+function readBy(ctx: TransformContext, literal: PathLiteral): string {
+  const readers = ctx.analysis.readersOf(literal);
+  if (readers.length === 0) return '';
+  const shown = [...new Set(readers.map((call) => `${calleeOf(call)}() ${placeOf(call, ctx.sf).replace(/^(?!in )/, 'in ')}`))];
+  return ` (${shown.slice(0, 3).join('; ')}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}: calls it does not take for requests)`;
+}
 
 /** `module.exports` of `module.exports = { REPOS: '/registry/v1/repos' }`, `exports.REPOS` of `exports.REPOS = '...'`: where a literal leaves its module. */
 function commonJsExport(literal: PathLiteral): string | undefined {

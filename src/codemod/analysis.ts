@@ -157,6 +157,30 @@ export class Analysis {
 
   private readonly strays = new Map<ts.SourceFile, PathLiteral[]>();
 
+  /**
+   * `export const IAM_GROUPS = '/iam/v1/groups'` read as `this.http.get(BASE + IAM_GROUPS)`: the calls
+   * of the analysed files that hand the constant (or the table member) holding a literal on in an
+   * argument, for the note on a path no recognised call reads.
+   */
+  readersOf(literal: PathLiteral): ts.CallExpression[] {
+    let holder: ts.Node = literal;
+    while (ts.isTemplateSpan(holder.parent) || ts.isTemplateExpression(holder.parent) || ts.isParenthesizedExpression(holder.parent) || ts.isAsExpression(holder.parent)) holder = holder.parent;
+    const declaration = holder.parent;
+    if (!(ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration)) || declaration.initializer !== holder || !ts.isIdentifier(declaration.name)) return [];
+    const name = declaration.name.text;
+    const readers = new Set<ts.CallExpression>();
+    for (const file of this.files.values()) {
+      if (!file.sf.text.includes(name)) continue;
+      for (const id of nodesOf(file.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
+        if (id.text !== name || id === declaration.name || this.text.declarationOf(id) !== declaration) continue;
+        const call = readingCall(id);
+        // Printing a path reads nothing from the API.
+        if (call && !/^console\./.test(call.expression.getText(file.sf))) readers.add(call);
+      }
+    }
+    return [...readers];
+  }
+
   private callNodes?: Set<ts.CallExpression>;
 
   callsIn(sf: ts.SourceFile): readonly V1Call[] {
@@ -1392,6 +1416,14 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
     if (node.pos < fn.pos || node.end > fn.end) continue;
     const name = memberName(node) ?? (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent) ? (node.propertyName ?? node.name).getText() : undefined);
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
+  }
+  return undefined;
+}
+
+/** The call whose argument a name is read in (`get(BASE + IAM_GROUPS)`, `get(\`${BASE}${PATHS.groups}\`)`), not in a function written there. */
+function readingCall(id: ts.Identifier): ts.CallExpression | undefined {
+  for (let n: ts.Node = id; n.parent && !ts.isStatement(n.parent) && !ts.isFunctionLike(n.parent); n = n.parent) {
+    if (ts.isCallExpression(n.parent) && n.parent.arguments.includes(n as ts.Expression)) return n.parent;
   }
   return undefined;
 }

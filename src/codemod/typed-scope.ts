@@ -128,12 +128,34 @@ export class TypedScope {
   roots(marked: ReadonlySet<string>): Set<string> {
     for (const path of marked) this.settle(path);
     const out = new Set(marked);
+    // An importer's own functions that use what it takes carry v1 in turn (`listGroups()` calling
+    // `apiRequest(GROUPS)` with GROUPS imported): their importers join too, until none is added.
+    for (let added = [...marked]; added.length > 0; ) {
+      const exposing = this.exposingModules();
+      const stems = new Set([...exposing.keys()].flatMap(stemsOf));
+      added = [...this.raws].filter(([path, raw]) => !out.has(path) && this.takesV1(path, raw, exposing, stems)).map(([path]) => path);
+      for (const path of added) {
+        out.add(path);
+        this.settleImporter(path, exposing);
+      }
+    }
     const renamable = renamableType();
     for (const dep of this.dependencies) if (renamable.test(this.raws.get(dep)!) || TRANSPORT.test(this.raws.get(dep)!)) out.add(dep);
-    const exposing = this.exposingModules();
-    const stems = new Set([...exposing.keys()].flatMap(stemsOf));
-    for (const [path, raw] of this.raws) if (!out.has(path) && this.takesV1(path, raw, exposing, stems)) out.add(path);
     return out;
+  }
+
+  /** The statements of an importer that use a name it takes that carries v1, and what they carry on in the module. */
+  private settleImporter(path: string, exposing: ReadonlyMap<string, ReadonlySet<string>>): void {
+    const { shape, carrying } = this.state(path);
+    const carried = (name: string) => {
+      const imported = shape.imports.get(name);
+      const names = imported && exposing.get(this.resolveFrom(path, imported.specifier) ?? '');
+      return names !== undefined && (names.has(EVERY_NAME) || names.has(imported!.name) || imported!.name === '*');
+    };
+    shape.statements.forEach((s, i) => {
+      if ([...s.mentions].some(carried)) carrying.add(i);
+    });
+    this.settle(path);
   }
 
   /** Whether a specifier may name one of the modules of `stems`: only those are resolved. */
@@ -203,7 +225,7 @@ export class TypedScope {
     const out = new Map<string, Set<string>>();
     for (const [path, { shape, carrying }] of this.modules) {
       const carried = new Set([...carrying].flatMap((i) => shape.statements[i]!.names));
-      const names = shape.opaque ? [EVERY_NAME] : [...shape.exports].filter(([, local]) => carried.has(local)).map(([exported]) => exported);
+      const names = shape.opaque ? (carried.size > 0 ? [EVERY_NAME] : []) : [...shape.exports].filter(([, local]) => carried.has(local)).map(([exported]) => exported);
       if (names.length > 0) out.set(path, new Set(names));
     }
     // A barrel of a barrel: rounds until no barrel hands on more.

@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ts } from 'ts-morph';
 import { expect, it } from 'vitest';
 import { mayCallV1 } from '../../src/contract/index.js';
 import { importResolver, readTsconfig } from '../../src/codemod/program.js';
@@ -76,4 +77,22 @@ it('renames the fields an importer reads of a v1 record, and leaves the importer
   expect(readFileSync(join(dir, 'src/report.ts'), 'utf8')).toBe(FILES['src/report.ts']!.replace('${g.id}', '${g.uid}').replace('${g.createdAt.slice', '${g.createTime.slice'));
   expect(readFileSync(join(dir, 'src/api.ts'), 'utf8')).toMatch(/ {2}uid: string;[\s\S]*createTime: string;[\s\S]*\/iam\/v2beta1\/identities/);
   for (const name of ['src/banner.ts', 'src/about.ts', 'src/index.ts']) expect(readFileSync(join(dir, name), 'utf8')).toBe(FILES[name]);
+});
+
+it('follows v1 through a module that takes its path from another: the importers of its functions join, those of its other names do not', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mv2-typed-scope-chain-'));
+  mkdirSync(join(dir, 'src'));
+  const files: Record<string, string> = {
+    // The path lives in the client module; the module that calls v1 holds no v1 text of its own.
+    'src/client.ts': "export const GROUPS = '/iam/v1/groups';\nexport async function apiRequest<T>(path: string): Promise<T> {\n  return (await (await fetch(path)).json()) as T;\n}\n",
+    'src/api.ts': "import { apiRequest, GROUPS } from './client.js';\nexport interface Group {\n  id: string;\n  name: string;\n}\nexport const PAGE = 20;\nexport async function listGroups(): Promise<Group[]> {\n  return (await apiRequest<{ items: Group[] }>(GROUPS)).items;\n}\n",
+    'src/main.ts': "import { listGroups } from './api.js';\nfor (const g of await listGroups()) console.log(g.id);\n",
+    'src/pager.ts': "import { PAGE } from './api.js';\nexport const rows = { id: PAGE };\n",
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const raws = new Map(Object.entries(files).map(([name, text]) => [join(dir, name), text]));
+  const options = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+  const scope = new TypedScope(raws, options, importResolver(raws, options), mayCallV1);
+  const roots = scope.roots(new Set([join(dir, 'src/client.ts')]));
+  expect([...roots].map((p) => p.slice(dir.length + 1)).sort()).toEqual(['src/api.ts', 'src/client.ts', 'src/main.ts']);
 });

@@ -497,7 +497,9 @@ export class Analysis {
   /**
    * `PUT /identities/${alice.id}` where the flow knows `alice` only from this URL (it came through a
    * cache, a lookup): while a call that gives such records stays on v1, `alice` may be one of its v1
-   * records, whose `.uid` is undefined on v2. The write stays on v1 with its source.
+   * records, whose `.uid` is undefined on v2. The write stays on v1 with its source. So does a read
+   * (`?uidp.children_of=${parent.id}`) while such a call of its own file stays (`parent` read from
+   * its answer where the flow lost it): a read is not kept for a source elsewhere in the program.
    */
   private keepWritesOfRecordsFromAnywhere(): boolean {
     let kept = false;
@@ -505,17 +507,19 @@ export class Analysis {
     if (sources.length === 0) return false;
     for (const file of this.files.values()) {
       for (const call of file.calls) {
-        if (!WRITES_BY_ID.has(call.operation) || !this.plan.migrates(call)) continue;
+        if (!this.plan.migrates(call)) continue;
+        const writes = WRITES_BY_ID.has(call.operation);
         let source: V1Call | undefined;
         const holder = idHolders(call.urlNode).find((id) => {
           const shape = file.flow.shapeOf(id);
           // One of the file's own sources, if it has one: the nearest the note can name.
-          const ofKind = shape?.kind === 'resource' && shape.weak && shape.call === call ? sources.filter((c) => c.resource === shape.resource) : [];
+          const ofKind = shape?.kind === 'resource' && shape.weak && shape.call === call ? sources.filter((c) => c.resource === shape.resource && (writes || c.call.getSourceFile() === file.sf)) : [];
           source = ofKind.find((c) => c.call.getSourceFile() === file.sf) ?? ofKind[0];
           return source !== undefined;
         });
         if (!holder || !source) continue;
-        this.plan.demote(call, `${staysOnV1(call)}: migrate-v2 does not see where ${holder.text} comes from, and the ${source.resource.singular} ${source.operation} (${placeOf(source.call, file.sf)}) stays on v1: ${holder.text} may be one of its v1 records`);
+        const where = placeOf(source.call, file.sf).replace(/^in top-level code$/, "in this file's top-level code");
+        this.plan.demote(call, `${staysOnV1(call)}: migrate-v2 does not see where ${holder.text} comes from, and the ${source.resource.singular} ${source.operation} (${where}) stays on v1: ${holder.text} may be one of its v1 records`);
         kept = true;
       }
     }

@@ -113,6 +113,14 @@ function handlerFollowed(step: ts.CallExpression, given: Shape, declarationOf: (
   return !parameter || readsOnlyStatus(parameter, declarationOf);
 }
 
+/** `.then(...)`, or `.then(ok), a function migrate-v2 cannot read (...)` for a named handler it does not see. */
+function handlerInWords(step: ts.CallExpression, method: string, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string {
+  const handler = step.arguments[0] && unwrap(step.arguments[0]);
+  const fn = handler && ts.isIdentifier(handler) ? functionOf(handler, declarationOf) : undefined;
+  if (!handler || !ts.isIdentifier(handler) || (fn && isProjectSource(fn.getSourceFile()))) return `.${method}(${step.arguments.length > 0 ? '...' : ''})`;
+  return `.${method}(${handler.text}), a function migrate-v2 cannot read (a package's, or an import it resolves only with the project's tsconfig or jsconfig)`;
+}
+
 /**
  * Answers the flow loses further on, where they are parsed or handed on: `res.json().catch(() =>
  * ({ items: [] }))` (a fallback in v1's shape), `.then(parse)` of a function it does not read, a
@@ -135,7 +143,7 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
     if (ts.isPropertyAccessExpression(callee) && PROMISE_STEPS.has(callee.name.text)) {
       const target = flow.shapeOf(callee.expression);
       const call = target && 'call' in target ? target.call : undefined;
-      if (call && !flow.shapeOf(node) && valueUsed(node) && !handlerFollowed(node, target!, declarationOf)) out.push({ call, why: `is read through .${callee.name.text}(${node.arguments.length > 0 ? '...' : ''}), where migrate-v2 loses it` });
+      if (call && !flow.shapeOf(node) && valueUsed(node) && !handlerFollowed(node, target!, declarationOf)) out.push({ call, why: `is read through ${handlerInWords(node, callee.name.text, declarationOf)}, where migrate-v2 loses it` });
       continue;
     }
     const fn = ts.isIdentifier(callee) ? functionOf(callee, declarationOf) : undefined;

@@ -914,7 +914,9 @@ export class Analysis {
   private follows(callee: ts.Expression, argument?: { index: number; held: Held }): boolean {
     const name = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
     const declaration = this.text.declarationOf(name);
-    const local = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
+    // `const label = (g) => ...`, and `{ parentId: (repo: Repo) => ... }` of an object of mappers.
+    const held = declaration && (ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration));
+    const local = held ? (declaration as ts.VariableDeclaration).initializer && unwrap((declaration as ts.VariableDeclaration).initializer!) : declaration;
     const fn = local && ts.isFunctionLike(local) ? local : !declaration || ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) ? this.importedFunction(name) : undefined;
     if (!fn) return false;
     const parameter = argument && fn.parameters[Math.min(argument.index, fn.parameters.length - 1)];

@@ -6,7 +6,7 @@ import { ts } from 'ts-morph';
 import { GRPC_CODES, missingRecordChange } from '../contract/index.js';
 import type { DataFlow } from './data-flow.js';
 import { functionOf } from './static-text.js';
-import { forEachNode } from './syntax.js';
+import { forEachNode, thenParameter } from './syntax.js';
 import { parsedInChain, type V1Call } from './v1-calls.js';
 
 /**
@@ -58,6 +58,8 @@ export function missingBy(call: V1Call, flow: DataFlow, declarationOf: (n: ts.No
   if ((call.client === 'fetch' || call.client === 'undici') && returnsResponse) {
     const response = flow.responseVariable(call);
     const status = response ? undefined : destructuredStatus(call);
+    const handler = response || status ? undefined : thenParameter(call.call);
+    if (handler) return stays(`its response is read in a .then() callback (${handler.text}), where migrate-v2 does not rewrite the status test`);
     if (!response && !status) return stays('the response is not kept in a variable whose status could be tested');
     const own = ownNotFoundTest(call, (response ?? status)!, Boolean(status));
     if (own) return stays(`the program tests a 404 itself here (\`${own}\`), which v1 answered for something else: the two cannot be told apart`);

@@ -123,3 +123,13 @@ export function isNullish(e: ts.Expression): boolean {
 export function holdsNothing(e: ts.Expression): boolean {
   return isNullish(e) || (ts.isObjectLiteralExpression(e) && e.properties.length === 0);
 }
+
+/** `fetch(...).then((res) => ...)`: the callback's parameter holds the response. */
+export function thenParameter(call: ts.CallExpression): ts.Identifier | undefined {
+  const access = call.parent;
+  const then = access?.parent;
+  if (!ts.isPropertyAccessExpression(access) || access.name.text !== 'then' || !then || !ts.isCallExpression(then)) return undefined;
+  const callback = then.arguments[0];
+  const name = callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ? callback.parameters[0]?.name : undefined;
+  return name && ts.isIdentifier(name) ? name : undefined;
+}

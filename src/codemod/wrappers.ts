@@ -15,7 +15,7 @@ import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
 import { methodFromOptions, optionsOf, prefixed, queryOption, type Client } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
-import { holdsNothing, propertyOf } from './syntax.js';
+import { holdsNothing, propertyOf, thenParameter } from './syntax.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -313,16 +313,6 @@ export function notFoundMeets(e: ts.Expression, response: string): boolean | num
 function isPromiseCallback(node: ts.Node): boolean {
   const call = node.parent;
   return (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && ts.isCallExpression(call) && call.arguments[0] === node && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'then';
-}
-
-/** `fetch(...).then((res) => ...)`: the callback's parameter holds the response. */
-function thenParameter(call: ts.CallExpression): ts.Identifier | undefined {
-  const access = call.parent;
-  const then = access?.parent;
-  if (!ts.isPropertyAccessExpression(access) || access.name.text !== 'then' || !then || !ts.isCallExpression(then)) return undefined;
-  const callback = then.arguments[0];
-  const name = callback && (ts.isArrowFunction(callback) || ts.isFunctionExpression(callback)) ? callback.parameters[0]?.name : undefined;
-  return name && ts.isIdentifier(name) ? name : undefined;
 }
 
 /** `res.json()` within a node, where `res` is the name given. */

@@ -47,8 +47,15 @@ export const ASSUMPTION_SWITCHES = { lastSeenOnEveryKind: true };
  * client type may carry whether or not v1 served that field on this kind) and the kind's own.
  */
 /** A kind's renames as notes say them: `id -> uid, createdAt -> createTime`. */
+/**
+ * What a record's fields are called otherwise on v2, for a note: the renames, and a reference v1
+ * gave as a uid that v2 gives as the record (`identity -> identity.uid`: `b.identity.split('/')`
+ * reads a uid no more).
+ */
 export function renamesInWords(resource: ResourceContract): string {
-  return [...fieldRenames(resource)].map(([v1, v2]) => `${v1} -> ${v2}`).join(', ');
+  const renamed = [...fieldRenames(resource)].map(([v1, v2]) => `${v1} -> ${v2}`);
+  const hydrated = resource.fields.flatMap((f) => (f.reference?.v1Form === 'uid' && f.v1 && f.v2 ? [`${f.v1} -> ${f.v2}.uid`] : []));
+  return [...renamed, ...hydrated].join(', ');
 }
 
 export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<string, string> {

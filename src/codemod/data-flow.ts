@@ -594,15 +594,23 @@ export class DataFlow {
    * when that is all the function does with it: then those calls alone call what it is handed.
    */
   private walksOf(parameter: ts.ParameterDeclaration): ts.CallExpression[] | undefined {
-    const walks: ts.CallExpression[] = [];
+    // Syntax alone: asked again on every pass, found once.
+    if (this.walks.has(parameter)) return this.walks.get(parameter) ?? undefined;
+    let walks: ts.CallExpression[] | null = [];
     for (const use of usesOf(this.sf, parameter, (n) => this.declarationOf(n))) {
       const call = use.parent;
       const method = ts.isCallExpression(call) && call.arguments[0] === use && ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : undefined;
-      if (!method || !(method === 'then' || CALLBACK_OVER_ELEMENTS.has(method)) || method === 'sort' || method === 'toSorted') return undefined;
+      if (!method || !(method === 'then' || CALLBACK_OVER_ELEMENTS.has(method)) || method === 'sort' || method === 'toSorted') {
+        walks = null;
+        break;
+      }
       walks.push(call as ts.CallExpression);
     }
-    return walks;
+    this.walks.set(parameter, walks);
+    return walks ?? undefined;
   }
+
+  private readonly walks = new Map<ts.ParameterDeclaration, ts.CallExpression[] | null>();
 
   /** What a walk (`items.map(fn)`, `p.then(fn)`) hands its callback first: each record, or what the promise holds. */
   private handedEach(walk: ts.CallExpression): Shape | undefined {
@@ -624,6 +632,13 @@ export class DataFlow {
    * call (`module.exports = { inBatches }`), where callers the flow does not see may hand others.
    */
   private handedCallbacks(parameter: ts.ParameterDeclaration): { callbacks: (ts.Node | undefined)[]; open: boolean } | undefined {
+    if (!this.handed.has(parameter)) this.handed.set(parameter, this.callbacksHandedTo(parameter) ?? null);
+    return this.handed.get(parameter) ?? undefined;
+  }
+
+  private readonly handed = new Map<ts.ParameterDeclaration, { callbacks: (ts.Node | undefined)[]; open: boolean } | null>();
+
+  private callbacksHandedTo(parameter: ts.ParameterDeclaration): { callbacks: (ts.Node | undefined)[]; open: boolean } | undefined {
     const fn = parameter.parent;
     const owner = ts.isFunctionDeclaration(fn) ? fn : (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) ? fn.parent : undefined;
     if (!owner?.name || !ts.isIdentifier(owner.name)) return undefined;

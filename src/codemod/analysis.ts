@@ -166,6 +166,8 @@ export class Analysis {
     let holder: ts.Node = literal;
     while (ts.isTemplateSpan(holder.parent) || ts.isTemplateExpression(holder.parent) || ts.isParenthesizedExpression(holder.parent) || ts.isAsExpression(holder.parent)) holder = holder.parent;
     const declaration = holder.parent;
+    // `super(baseUrl, '/iam/v1/groups')`: the path handed on as it is written.
+    if (ts.isCallExpression(declaration) && declaration.arguments.includes(holder as ts.Expression)) return [declaration];
     if (!(ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration)) || declaration.initializer !== holder || !ts.isIdentifier(declaration.name)) return [];
     const name = declaration.name.text;
     const readers = new Set<ts.CallExpression>();

@@ -25,6 +25,7 @@ export function calleeOf(call: ts.CallExpression): string {
     const n = ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAwaitExpression(e) ? e.expression : e;
     if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) return n.text;
     if (n.kind === ts.SyntaxKind.ThisKeyword) return 'this';
+    if (n.kind === ts.SyntaxKind.SuperKeyword) return 'super';
     if (ts.isPropertyAccessExpression(n)) return `${name(n.expression)}.${n.name.text}`;
     if (ts.isCallExpression(n)) return `${name(n.expression)}()`;
     if (ts.isElementAccessExpression(n)) return `${name(n.expression)}[…]`;
@@ -42,6 +43,7 @@ function enclosingName(node: ts.Node): string | undefined {
     }
     if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name) return `in ${n.name.getText()}()`;
     if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isVariableDeclaration(n.parent)) return `in ${n.parent.name.getText()}()`;
+    if (ts.isConstructorDeclaration(n)) return ts.isClassLike(n.parent) && n.parent.name ? `in the constructor of ${n.parent.name.getText()}` : 'in a constructor';
   }
   return undefined;
 }

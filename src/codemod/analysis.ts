@@ -244,7 +244,7 @@ export class Analysis {
       this.types.within(undefined, false, () => evidence.gather(file.sf, file.flow, (call) => !this.plan.migrates(call)));
       file.flow.typesChanged();
     }
-    for (const file of this.files.values()) this.types.within(undefined, false, () => evidence.gatherHeritage(file.sf));
+    for (const file of this.files.values()) evidence.gatherHeritage(file.sf, (call) => !this.plan.migrates(call));
   }
 
   /**
@@ -1162,7 +1162,7 @@ export class Analysis {
 
   private useIndex(): UseIndex {
     return {
-      hasOtherUses: (declaration, consumed) => this.hasOtherUses(declaration, consumed),
+      otherUse: (declaration, consumed, from) => this.otherUse(declaration, consumed, from),
       tableReadWhole: (member) => this.tableReadWhole(member),
       freshName: (declaration, wanted) => {
         let name = wanted;
@@ -1184,13 +1184,13 @@ export class Analysis {
     return false;
   }
 
-  private hasOtherUses(declaration: Holder, consumed: ReadonlySet<ts.Node>): boolean {
-    if (!ts.isIdentifier(declaration.name)) return true;
+  private otherUse(declaration: Holder, consumed: ReadonlySet<ts.Node>, from: ts.SourceFile): string | undefined {
+    if (!ts.isIdentifier(declaration.name)) return `by a name it does not read (${placeOf(declaration, from)})`;
     const owner = ts.isPropertyAssignment(declaration) ? tableOf(declaration) : declaration;
-    if (!owner) return true;
-    if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return true;
+    if (!owner) return `from a table it does not read (${placeOf(declaration, from)})`;
+    if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return `by modules importing ${declaration.name.text} that it does not read`;
     // A table read whole (passed on, spread, iterated) has uses its members cannot account for.
-    if (owner !== declaration && this.tableReadWhole(declaration as ts.PropertyAssignment)) return true;
+    if (owner !== declaration && this.tableReadWhole(declaration as ts.PropertyAssignment)) return `${owner.name.getText()} is read whole`;
     // `url.searchParams.set(...)`, `url.pathname` of a `new URL(...)`: the same URL, read or built further, not another reader.
     const urlObject = ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined && isNewUrl(declaration.initializer);
     for (const id of this.identifiersNamed(declaration.name.text)) {
@@ -1198,9 +1198,11 @@ export class Analysis {
       if (importedAsItself(id)) continue;
       if (urlObject && ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id) continue;
       const node = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
-      if (!consumed.has(node)) return true;
+      if (consumed.has(node)) continue;
+      const call = readingCall(id);
+      return call ? `by ${calleeOf(call)}() ${placeOf(call, from).replace(/^(?!in )/, 'in ')}` : placeOf(node, from).replace(/^(?!in )/, 'in ');
     }
-    return false;
+    return undefined;
   }
 }
 

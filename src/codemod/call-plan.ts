@@ -109,8 +109,11 @@ function holderOf(literal: PathLiteral, call: V1Call): FollowedReference['declar
 }
 
 export interface UseIndex {
-  /** True when the declaration is read somewhere no recognised call's URL accounts for. */
-  hasOtherUses(declaration: FollowedReference['declaration'], consumed: ReadonlySet<ts.Node>): boolean;
+  /**
+   * Where the declaration is read that no recognised call's URL accounts for (`by this.replaceAt() in
+   * rename()`), as a note names it for a reader in `from`; undefined when it is read nowhere else.
+   */
+  otherUse(declaration: FollowedReference['declaration'], consumed: ReadonlySet<ts.Node>, from: ts.SourceFile): string | undefined;
   /** A name not yet declared in the declaration's scope. */
   freshName(declaration: FollowedReference['declaration'], wanted: string): string;
   /** True when the table a member belongs to is read whole (iterated, spread, passed on): a member added to it would be read too. */
@@ -215,7 +218,7 @@ export class CallPlan {
       if (migrating.length === 0) continue;
       const staying = using.filter((c) => !this.migrates(c));
       const holder = holderOf(literal, migrating[0]!);
-      const other = holder ? this.uses.hasOtherUses(holder, consumed) : false;
+      const other = holder ? this.uses.otherUse(holder, consumed, migrating[0]!.call.getSourceFile()) : undefined;
       if (staying.length === 0 && !other) {
         this.rewrites.set(literal, rewriteV1Paths(literalSource(literal)));
         continue;
@@ -227,7 +230,7 @@ export class CallPlan {
         else this.unfollowed.set(holder, copy.name);
         continue;
       }
-      const why = staying.length > 0 ? `shares its path with ${describe(staying[0]!)}, which stays on v1: migrate both together by hand` : 'reads a path that is also read where migrate-v2 cannot follow: migrate them together by hand';
+      const why = staying.length > 0 ? `shares its path with ${describe(staying[0]!)}, which stays on v1: migrate both together by hand` : `reads a path that is also read where migrate-v2 cannot follow (${other}): migrate them together by hand`;
       for (const call of migrating) this.demote(call, `this ${call.resource.singular} ${call.operation} ${why}`);
       demoted = true;
     }

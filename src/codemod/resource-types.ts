@@ -6,7 +6,7 @@
  * members never disqualify one. The checker then finds these types on any value, in any file.
  */
 import { ts } from 'ts-morph';
-import { clientFieldRenames, resourceOf, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, renamedFieldNames, resourceOf, type ResourceContract } from '../contract/index.js';
 
 /** The node that holds a type's members: an interface, or a type literal (also behind an alias). */
 export type Container = ts.InterfaceDeclaration | ts.TypeLiteralNode;
@@ -465,6 +465,25 @@ export class ResourceTypes {
     const containers = declared.map((d) => (ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type) ? d.type : d));
     const owner = soleOwner(t);
     return [...containers, ...(owner ? [owner] : [])].some((c) => this.pinned.has(c as Container));
+  }
+
+  /**
+   * Whether a value's type takes a field v2 renames from a record type, pinned or not: `g: Group`,
+   * `{ ...group, description }`. Such a value is an API record (of v1 where the type keeps its names),
+   * never a value of the program's own.
+   */
+  holdsRecord(t: ts.Type): boolean {
+    return this.recordTypeOf(t) !== undefined;
+  }
+
+  /** The record type a value's type takes a field v2 renames from, as holdsRecord finds it. */
+  recordTypeOf(t: ts.Type): Container | undefined {
+    for (const name of renamedFieldNames()) {
+      const owner = t.getProperty(name)?.declarations?.[0]?.parent;
+      const container = owner && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner)) ? owner : undefined;
+      if (container && this.containers.get(container)?.some((r) => r.shape === 'resource')) return container;
+    }
+    return undefined;
   }
 
   /**

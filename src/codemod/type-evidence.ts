@@ -94,15 +94,17 @@ export class TypeEvidence {
 
   /**
    * `class Groups extends Resource<Group>` where `abstract class Resource<T extends { id: string }>`:
-   * a record type handed to a base class's type parameter takes its constraint with it (renamed
-   * alone, Group would no longer satisfy it). Not where the record type keeps v1's names. Asked
-   * once every file's written types are known: the record type may be learned in another file.
+   * a record type handed to a base class's type parameter and its constraint take one set of names
+   * (renamed alone, Group would no longer satisfy it), so the constraint is seen on every call the
+   * record type is seen on, each as it migrates or stays: where one stays, neither is renamed, and
+   * the calls that would migrate are kept with it (markSharedTypes). Asked once every file's written
+   * types are known: the record type may be learned in another file.
    */
-  gatherHeritage(sf: ts.SourceFile): void {
-    for (const node of nodesOf(sf).of<ts.ClassDeclaration>(ts.SyntaxKind.ClassDeclaration)) this.atHeritage(node);
+  gatherHeritage(sf: ts.SourceFile, staysOnV1: (call: V1Call) => boolean): void {
+    for (const node of nodesOf(sf).of<ts.ClassDeclaration>(ts.SyntaxKind.ClassDeclaration)) this.atHeritage(node, staysOnV1);
   }
 
-  private atHeritage(node: ts.ClassDeclaration): void {
+  private atHeritage(node: ts.ClassDeclaration, staysOnV1: (call: V1Call) => boolean): void {
     for (const type of node.heritageClauses?.flatMap((c) => c.types) ?? []) {
       if (!type.typeArguments?.length) continue;
       let symbol = this.checker.getSymbolAtLocation(type.expression);
@@ -112,8 +114,12 @@ export class TypeEvidence {
       type.typeArguments.forEach((arg, i) => {
         const constraint = base.typeParameters?.[i]?.constraint;
         const container = constraint && ts.isTypeReferenceNode(arg) ? this.types.containerOf(arg.typeName) : undefined;
-        const role = container && !this.types.pinned.has(container) ? this.types.roleOf(this.checker.getTypeFromTypeNode(arg)) : undefined;
-        if (role?.shape === 'resource') this.types.attach(constraint, 'resource', role.resource);
+        const resource = container && this.types.containers.get(container)?.find((r) => r.shape === 'resource')?.resource;
+        if (!resource) return;
+        const calls = [...(this.types.seenOn.get(container!) ?? [])] as V1Call[];
+        // A record type that keeps v1's names for data of the program's own keeps its constraint's too.
+        if (calls.length === 0) this.types.within(undefined, this.types.pinned.has(container!), () => this.types.attach(constraint, 'resource', resource));
+        for (const call of calls) this.types.within(call, staysOnV1(call), () => this.types.attach(constraint, 'resource', resource));
       });
     }
   }
@@ -157,8 +163,10 @@ export class TypeEvidence {
         // Only the checker can tell that a value is no API record (the flow alone knows too little).
         if (this.types.containers.size === 0 || ts.isSpreadElement(arg) || isFunctionValue(arg)) return;
         projectCallee ??= this.mayBeProjectFunction(node);
-        // `this.toModel(r)` of `r: Raw` in a generic base: a value of a type parameter says nothing of what it holds.
-        if (projectCallee && !(this.checker.getTypeAtLocation(arg).flags & ts.TypeFlags.TypeParameter)) this.types.markForeignArgument(parameterOf(i)?.type);
+        // `this.toModel(r)` of `r: Raw` in a generic base: a value of a type parameter says nothing of what it holds; nor
+        // does a record whose call the flow lost (`this.destroyAt(path, g)` of `g: Group`): it is no value of the program's own.
+        const type = projectCallee ? this.checker.getTypeAtLocation(arg) : undefined;
+        if (type && !(type.flags & ts.TypeFlags.TypeParameter) && !this.types.holdsRecord(type)) this.types.markForeignArgument(parameterOf(i)?.type);
         return;
       }
       const parameter = parameterOf(i);

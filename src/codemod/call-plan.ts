@@ -157,12 +157,24 @@ export class CallPlan {
     return this.decisions.get(call)?.verdict === 'migrate';
   }
 
-  /** Keeps a call on v1 with a note; the calls that migrate together with it stay with it, at once. */
-  demote(call: V1Call, why: string): void {
+  /**
+   * Keeps a call on v1 with a note; the calls that migrate together with it stay with it, at once.
+   * Their notes name the call kept for a reason of its own (`cause`) where it is one of them, not the
+   * one whose staying reached them first.
+   */
+  demote(call: V1Call, why: string, cause: V1Call = call): void {
     if (!this.migrates(call)) return;
     this.decisions.set(call, { verdict: 'note', why });
-    for (const group of this.groups) if (group.calls.includes(call)) for (const other of group.calls) this.demote(other, withStaying(group.why, call, other));
+    this.causes.set(call, cause);
+    for (const group of this.groups) {
+      if (!group.calls.includes(call)) continue;
+      const named = group.calls.includes(cause) ? cause : call;
+      for (const other of group.calls) this.demote(other, withStaying(group.why, named, other), cause);
+    }
   }
+
+  /** The call each call was kept on v1 for: itself, or the one whose staying kept it with its group. */
+  private readonly causes = new Map<V1Call, V1Call>();
 
   private readonly groups: { calls: readonly V1Call[]; why: string }[] = [];
 
@@ -176,8 +188,11 @@ export class CallPlan {
     let demoted = false;
     for (const { calls, why } of this.groups) {
       if (calls.every((c) => this.migrates(c)) || !calls.some((c) => this.migrates(c))) continue;
-      const staying = calls.find((c) => !this.migrates(c))!;
-      for (const call of calls) this.demote(call, withStaying(why, staying, call));
+      // Better the one kept for a reason of its own than one kept with another group.
+      const staying = calls.find((c) => !this.migrates(c) && (this.causes.get(c) ?? c) === c) ?? calls.find((c) => !this.migrates(c))!;
+      const cause = this.causes.get(staying);
+      const named = cause && calls.includes(cause) ? cause : staying;
+      for (const call of calls) this.demote(call, withStaying(why, named, call), cause ?? staying);
       demoted = true;
     }
     return demoted;

@@ -41,6 +41,8 @@ function enclosingName(node: ts.Node): string | undefined {
       const title = n.parent.arguments[0];
       return title && ts.isStringLiteralLike(title) ? `in test "${title.text}"` : 'in a test';
     }
+    // `list()` of GroupsApi and of IdentitiesApi are told apart by their class.
+    if (ts.isMethodDeclaration(n) && ts.isClassLike(n.parent) && n.parent.name) return `in ${n.parent.name.getText()}.${n.name.getText()}()`;
     if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name) return `in ${n.name.getText()}()`;
     if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isVariableDeclaration(n.parent)) return `in ${n.parent.name.getText()}()`;
     if (ts.isConstructorDeclaration(n)) return ts.isClassLike(n.parent) && n.parent.name ? `in the constructor of ${n.parent.name.getText()}` : 'in a constructor';

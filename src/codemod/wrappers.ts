@@ -99,6 +99,17 @@ function handedQuery(fn: WrapperFunction, call: ts.CallExpression, via: Wrapper 
   return { params, written };
 }
 
+/**
+ * `?id=\u00021\u0002&view=full` after a wrapper's path: `id=HOLE&view=full`, when every key is
+ * written out (a parameter in a key's place, `?${query}`, says nothing of its keys).
+ */
+function writtenQuery(query: string): string | undefined {
+  const pairs = query.slice(1).split('&');
+  const marked = new RegExp(`${MARK}\\d+${MARK}`, 'g');
+  if (pairs.some((pair) => !/^[\w.-]+=/.test(pair))) return undefined;
+  return pairs.map((pair) => pair.replace(marked, HOLE)).join('&');
+}
+
 /** An error thrown after a status test (`if (!res.ok) throw new Error(...)`), and the status it could carry. */
 export interface Tag {
   error: ts.NewExpression;
@@ -608,7 +619,7 @@ export class Wrappers {
     const marks = new Map<ts.Declaration, Evaluated>(fn.parameters.map((p, i) => [p, { text: `${MARK}${i}${MARK}`, literals: [], references: [] }]));
     const url = this.text.bound(marks).of(transport.urlNode);
     // A query the wrapper adds at run time (`url(path, query)` with `searchParams.set`) may follow the path.
-    const found = url && /\u0002(\d+)\u0002(\?[^\u0002]*)?$/.exec(url.text);
+    const found = url && /\u0002(\d+)\u0002(\?.*)?$/.exec(url.text);
     if (!url || !found) return false;
     const pathParam = Number(found[1]);
     // Only a path that follows a base URL: a wrapper whose path parameter is read in the middle of a URL is something else.
@@ -625,10 +636,12 @@ export class Wrappers {
     // The query may also come as a client option (ky and got `searchParams`, axios `params`) built from a parameter.
     const option = queryOption(transport.options);
     const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
-    const own = found[2] ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam && i !== method.initParam) : optionParam !== undefined ? [optionParam] : [];
+    // `${path}?id=${id}`: keys written out name the query; a parameter there is a value, not a query of its callers.
+    const written = found[2] ? writtenQuery(found[2]) : undefined;
+    const own = found[2] && written === undefined ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam && i !== method.initParam) : optionParam !== undefined ? [optionParam] : [];
     const handed = handedQuery(fn, call, transport.via, declarationOf);
     const queryParams = [...new Set([...own, ...handed.params])];
-    const query = [...(transport.via?.query ? [transport.via.query] : []), ...handed.written].join('&');
+    const query = [...(transport.via?.query ? [transport.via.query] : []), ...(written ? [written] : []), ...handed.written].join('&');
     const errors = ownErrors(fn, carrier, call, responseVariable(fn, carrier), declarationOf);
     this.transports.add(call);
     this.byFunction.set(fn, {

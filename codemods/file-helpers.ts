@@ -42,6 +42,8 @@ const DOC = `// migrate-v2: v2 lists answer a page at a time (v1 answered every 
 
 interface Parts {
   signature: [ts: string, js: string];
+  /** The JavaScript helper's JSDoc, so that a checked script (`// @ts-check`, `checkJs`) types its parameters as the TypeScript one does. */
+  jsdoc: string[];
   /** Statements that get `res` for one page and return early on an error answer. */
   fetchPage: string[];
   /** The expression of the page's parsed body. */
@@ -53,35 +55,40 @@ interface Parts {
 const PARTS: Record<PageKind, Parts> = {
   body: {
     signature: ['<T>(getPage: (page: string) => Promise<T>, key: string): Promise<T>', '(getPage, key)'],
+    jsdoc: ['@template T', '@param {(page: string) => Promise<T>} getPage', '@param {string} key', '@returns {Promise<T>}'],
     fetchPage: [],
-    body: ['(await getPage(page)) as Record<string, any>', 'await getPage(page)'],
-    answer: ['all as T', 'all'],
+    body: ['(await getPage(page)) as Record<string, any>', '/** @type {Record<string, any>} */ (await getPage(page))'],
+    answer: ['all as T', '/** @type {T} */ (all)'],
   },
   response: {
     signature: ['(getPage: (page: string) => Promise<Response>, key: string): Promise<Response>', '(getPage, key)'],
+    jsdoc: ['@param {(page: string) => Promise<Response>} getPage', '@param {string} key', '@returns {Promise<Response>}'],
     fetchPage: ['const res = await getPage(page);', 'if (!res.ok) return res;'],
     // Under Node's own types (undici-types) res.json() is Promise<unknown>; under the DOM lib, Promise<any>.
-    body: ['(await res.json()) as Record<string, any>', 'await res.json()'],
+    body: ['(await res.json()) as Record<string, any>', '/** @type {Record<string, any>} */ (await res.json())'],
     answer: ["new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })", "new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })"],
   },
   axios: {
     signature: ['<R extends { data: unknown }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
+    jsdoc: ['@template {{ data: unknown }} R', '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
     fetchPage: ['const res = await getPage(page);'],
-    body: ['res.data as Record<string, any>', 'res.data'],
+    body: ['res.data as Record<string, any>', '/** @type {Record<string, any>} */ (res.data)'],
     answer: ['{ ...res, data: all }', '{ ...res, data: all }'],
   },
   undici: {
     signature: ['<R extends { statusCode: number; body: { json(): Promise<unknown> } }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
+    jsdoc: ['@template {{ statusCode: number; body: { json(): Promise<unknown> } }} R', '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
     fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
-    body: ['(await res.body.json()) as Record<string, any>', 'await res.body.json()'],
-    answer: ['{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } } as unknown as R', '{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } }'],
+    body: ['(await res.body.json()) as Record<string, any>', '/** @type {Record<string, any>} */ (await res.body.json())'],
+    answer: ['{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } } as unknown as R', '/** @type {R} */ (/** @type {unknown} */ ({ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } }))'],
   },
   // got's response holds the body parsed (responseType 'json') or as text; the answer keeps the form.
   got: {
     signature: ['<R extends { statusCode: number; body: unknown }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
+    jsdoc: ['@template {{ statusCode: number; body: unknown }} R', '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
     fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
-    body: ["(typeof res.body === 'string' ? JSON.parse(res.body) : res.body) as Record<string, any>", "typeof res.body === 'string' ? JSON.parse(res.body) : res.body"],
-    answer: ["{ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all } as R", "{ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all }"],
+    body: ["(typeof res.body === 'string' ? JSON.parse(res.body) : res.body) as Record<string, any>", "/** @type {Record<string, any>} */ (typeof res.body === 'string' ? JSON.parse(res.body) : res.body)"],
+    answer: ["{ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all } as R", "/** @type {R} */ ({ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all })"],
   },
 };
 
@@ -91,9 +98,10 @@ export function pageHelper(kind: PageKind, name: string, typed: boolean, eol: st
   const t = typed ? 0 : 1;
   const lines = [
     DOC,
+    ...(typed ? [] : jsdoc(p.jsdoc)),
     `async function ${name}${p.signature[t]} {`,
-    `  const records${typed ? ': unknown[]' : ''} = [];`,
-    `  let firstUid${typed ? ': unknown' : ''};`,
+    typed ? '  const records: unknown[] = [];' : '  /** @type {unknown[]} */ const records = [];',
+    typed ? '  let firstUid: unknown;' : '  /** @type {unknown} */ let firstUid;',
     `  for (let page = '${FIRST}'; ; ) {`,
     ...p.fetchPage.map((l) => `    ${l}`),
     `    const body = ${p.body[t]};`,
@@ -134,16 +142,23 @@ export function missingHelper(typed: boolean, eol: string): string {
         '}',
       ]
     : [
+        ...jsdoc(['@template R', '@param {Promise<R>} request', '@param {unknown} [missing]', '@returns {Promise<R>}']),
         `async function ${MISSING_HELPER}(request, missing) {`,
         '  try {',
         '    return await request;',
         '  } catch (error) {',
-        `    if ((error?.status ?? error?.statusCode ?? error?.response?.status ?? error?.response?.statusCode) === ${NOT_FOUND}) return missing;`,
+        '    const failed = /** @type {any} */ (error);',
+        `    if ((failed?.status ?? failed?.statusCode ?? failed?.response?.status ?? failed?.response?.statusCode) === ${NOT_FOUND}) return /** @type {R} */ (missing);`,
         '    throw error;',
         '  }',
         '}',
       ];
   return [`// migrate-v2: v1 answered a missing record with an empty list; v2 answers ${NOT_FOUND}, which this client throws (its error carries the status). This answers it as "no record".`, ...lines].join(eol);
+}
+
+/** A JSDoc block of the tags given. */
+function jsdoc(tags: readonly string[]): string[] {
+  return ['/**', ...tags.map((tag) => ` * ${tag}`), ' */'];
 }
 
 /** Whether a file is TypeScript (its helpers and edits may carry types). */
@@ -168,8 +183,9 @@ export const WITH_PAGE_HELPER = 'withPage';
 export function listKeyHelper(typed: boolean, eol: string): string {
   return [
     "// migrate-v2: a v2 list names its records after the collection (`groups`, `roleBindings`), the last segment of the list's path; v1 named them all `items`.",
+    ...(typed ? [] : jsdoc(['@param {string} path', '@returns {string}'])),
     `function ${LIST_KEY_HELPER}(path${typed ? ': string' : ''})${typed ? ': string' : ''} {`,
-    `  return path.split('?')[0]${typed ? '!' : ''}.split('/').pop()${typed ? '!' : ''};`,
+    typed ? "  return path.split('?')[0]!.split('/').pop()!;" : "  return /** @type {string} */ (/** @type {string} */ (path.split('?')[0]).split('/').pop());",
     '}',
   ].join(eol);
 }
@@ -181,15 +197,16 @@ export function listKeyHelper(typed: boolean, eol: string): string {
 export function withPageHelper(typed: boolean, eol: string): string {
   return [
     '// migrate-v2: adds the page parameters to a URL whose query is known only at run time.',
+    ...(typed ? [] : jsdoc(['@template {string | URL} U', '@param {U} url', '@param {string} page', '@returns {U}'])),
     `function ${WITH_PAGE_HELPER}${typed ? '<U extends string | URL>' : ''}(url${typed ? ': U' : ''}, page${typed ? ': string' : ''})${typed ? ': U' : ''} {`,
     '  if (url instanceof URL) {',
     '    const paged = new URL(url);',
     // forEach, not for...of: a lib without dom.iterable gives URLSearchParams no iterator.
     '    new URLSearchParams(page).forEach((value, key) => paged.searchParams.set(key, value));',
-    `    return paged${typed ? ' as U' : ''};`,
+    typed ? '    return paged as U;' : '    return /** @type {U} */ (paged);',
     '  }',
     '  const text = String(url);',
-    `  return \`\${text}\${text.includes('?') ? '&' : '?'}\${page}\`${typed ? ' as U' : ''};`,
+    typed ? "  return `${text}${text.includes('?') ? '&' : '?'}${page}` as U;" : "  return /** @type {U} */ (`${text}${text.includes('?') ? '&' : '?'}${page}`);",
     '}',
   ].join(eol);
 }

@@ -142,6 +142,12 @@ export class ResourceTypes {
       return;
     }
     if (ts.isTypeQueryNode(node)) return this.noteInferred(node, shape, resource);
+    // `import('./types').Identity` of a JSDoc type: the type literal it comes to.
+    if (ts.isImportTypeNode(node)) {
+      const resolved = shape !== 'array' ? this.resolvedContainer(node) : undefined;
+      if (resolved) this.attachContainer(resolved, shape, resource, undefined, depth);
+      return;
+    }
     if (!ts.isTypeReferenceNode(node)) return;
     const name = ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.right.text;
     const args = node.typeArguments ?? [];
@@ -211,6 +217,8 @@ export class ResourceTypes {
   /** The type an alias names when it is not a literal (`type Groups = Group[]`). */
   private aliasedType(name: ts.EntityName): ts.TypeNode | undefined {
     const d = this.declarationOfType(name);
+    const typedef = d && typedefType(d);
+    if (typedef) return ts.isTypeLiteralNode(typedef) ? undefined : typedef;
     return d && ts.isTypeAliasDeclaration(d) && !ts.isTypeLiteralNode(d.type) && !d.typeParameters ? d.type : undefined;
   }
 
@@ -305,7 +313,7 @@ export class ResourceTypes {
   declarationOfType(name: ts.EntityName): ts.Declaration | undefined {
     let symbol = this.checker.getSymbolAtLocation(name);
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-    return symbol?.declarations?.find((d) => ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d));
+    return symbol?.declarations?.find((d) => ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isJSDocTypedefTag(d));
   }
 
   private attachContainer(container: Container, shape: TypeShape, resource: ResourceContract, args: readonly ts.TypeNode[] | undefined, depth: number): void {
@@ -357,7 +365,8 @@ export class ResourceTypes {
     const d = this.declarationOfType(name);
     if (d && ts.isInterfaceDeclaration(d)) return d;
     if (d && ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type)) return d.type;
-    return undefined;
+    const typedef = d && typedefType(d);
+    return typedef && ts.isTypeLiteralNode(typedef) ? typedef : undefined;
   }
 
   /**
@@ -517,6 +526,11 @@ export class ResourceTypes {
     }
     return generic.kinds.size === 1 && args.length === 0 ? { shape: 'envelope', resource: [...generic.kinds][0]! } : null;
   }
+}
+
+/** `{ id: string, name: string }` of `@typedef {{ id: string, name: string }} Group` in a JavaScript file's JSDoc. */
+function typedefType(d: ts.Declaration): ts.TypeNode | undefined {
+  return ts.isJSDocTypedefTag(d) && d.typeExpression && ts.isJSDocTypeExpression(d.typeExpression) ? d.typeExpression.type : undefined;
 }
 
 /** Types of libraries and of the lib files are theirs, never ours to read as resources or to edit. */

@@ -21,9 +21,19 @@ function bodyShape(call: V1Call): TypeShape | undefined {
 
 function returnTypeOf(node: ts.Node): ts.TypeNode | undefined {
   for (let n = node.parent; n; n = n.parent) {
-    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isGetAccessorDeclaration(n)) return n.type;
+    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isGetAccessorDeclaration(n)) return n.type ?? (inScript(n) ? ts.getJSDocReturnType(n) : undefined);
   }
   return undefined;
+}
+
+/** Whether a node is of a JavaScript file, whose types are written in JSDoc. */
+function inScript(node: ts.Node): boolean {
+  return (node.flags & ts.NodeFlags.JavaScriptFile) !== 0;
+}
+
+/** The type written on a declaration: in its syntax, or in a JavaScript file's JSDoc (`@type`, `@param`). */
+function writtenType(declaration: ts.VariableDeclaration | ts.ParameterDeclaration | ts.PropertyDeclaration): ts.TypeNode | undefined {
+  return declaration.type ?? (inScript(declaration) ? ts.getJSDocType(declaration) : undefined);
 }
 
 /** A wrapper `f<T>(...): Promise<T>` (or with no declared return type, returning the body): its type argument is the body's type. */
@@ -70,7 +80,8 @@ export class TypeEvidence {
     for (const [declaration, shape] of flow.declarations()) {
       // A value seen only in the URL of a call that stays on v1 says nothing about what its type holds on v2.
       if ('weak' in shape && shape.weak && shape.call && staysOnV1(shape.call)) continue;
-      if ((ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.type) attach(declaration.type, shape);
+      const written = ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration) ? writtenType(declaration) : undefined;
+      if (written) attach(written, shape);
       // `(r) => r.id` over `T[]` of `class Resource<T extends { id: string }>`: the constraint is the type written for it.
       else if (ts.isParameter(declaration) && shape.kind === 'resource') attach(this.constraintOf(declaration), shape);
       // `isGroupList(x: unknown): x is { items: Group[] }`: the guard's predicate types what its parameter holds.
@@ -82,7 +93,10 @@ export class TypeEvidence {
     const typedPlaces = [ts.SyntaxKind.AsExpression, ts.SyntaxKind.SatisfiesExpression, ts.SyntaxKind.TypeAssertionExpression, ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.ReturnStatement, ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.CallExpression];
     for (const node of nodesOf(sf).ofKinds(...typedPlaces)) {
       if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !ts.isConstTypeReference(node.type)) attach(node.type, shapeOf(node.expression));
-      else if (ts.isVariableDeclaration(node) && node.type && node.initializer) attach(node.type, shapeOf(node.initializer));
+      else if (ts.isVariableDeclaration(node) && node.initializer) {
+        const written = writtenType(node);
+        if (written) attach(written, shapeOf(node.initializer));
+      }
       else if (ts.isReturnStatement(node) && node.expression) {
         const declared = returnTypeOf(node);
         if (declared) attach(declared, shapeOf(node.expression));
@@ -171,10 +185,11 @@ export class TypeEvidence {
       }
       const parameter = parameterOf(i);
       if (!parameter || parameter.dotDotDotToken) return;
-      attach(parameter.type, shape);
+      const type = writtenType(parameter);
+      attach(type, shape);
       // A record the checker knows by its type alone: the calls seen on that type reach the parameter.
-      const written = parameter.type && ts.isArrayTypeNode(parameter.type) ? parameter.type.elementType : parameter.type;
-      if (written && ts.isTypeLiteralNode(written) && !('call' in shape && shape.call)) this.types.noteFed(parameter.type, this.checker.getTypeAtLocation(arg));
+      const written = type && ts.isArrayTypeNode(type) ? type.elementType : type;
+      if (written && ts.isTypeLiteralNode(written) && !('call' in shape && shape.call)) this.types.noteFed(type, this.checker.getTypeAtLocation(arg));
     });
   }
 }

@@ -110,6 +110,7 @@ export function readModuleShape(sf: ts.SourceFile): ModuleShape {
       shape.imports.set(statement.name.text, { specifier: statement.moduleReference.expression.text, name: '*' });
     }
     else if (ts.isExportDeclaration(statement)) readExports(statement, shape);
+    else if (readRequire(statement, shape.imports)) continue;
     else {
       const names = declaredNames(statement);
       readExports(statement, shape, names);
@@ -117,6 +118,66 @@ export function readModuleShape(sf: ts.SourceFile): ModuleShape {
       shape.statements.push({ names, declaresType, mentions: identifiersIn(statement, new Set()), text: statement.getText(sf) });
     }
   }
-  shape.opaque = shape.exports.size + shape.reexports.size + shape.reexportsAll.length === 0 && /\bmodule\.exports\b|\bexports\.[\w$]+\s*=/.test(sf.text);
+  const commonJs = shape.exports.size + shape.reexports.size + shape.reexportsAll.length === 0 && /\bmodule\.exports\b|\bexports\.[\w$]+\s*=/.test(sf.text);
+  shape.opaque = commonJs && !readCommonJsExports(sf, shape.exports);
   return shape;
+}
+
+/**
+ * `module.exports = { getJson, list: listAll }`, `exports.getJson = getJson`: a CommonJS module that
+ * exports its own top-level names, each by name, as an ES module would. False (nothing read) where
+ * any assignment to its exports is something else (a function written in place, `module.exports =
+ * fn`, an export made in a function): what it exports then cannot be told by name.
+ */
+function readCommonJsExports(sf: ts.SourceFile, exports: Map<string, string>): boolean {
+  const found = new Map<string, string>();
+  let plain = true;
+  const visit = (node: ts.Node): void => {
+    if (!plain) return;
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && exportsTarget(node.left)) {
+      const top = ts.isExpressionStatement(node.parent) && node.parent.parent === sf;
+      const target = exportsTarget(node.left)!;
+      if (!top) plain = false;
+      else if (target === 'module.exports' && ts.isObjectLiteralExpression(node.right)) {
+        for (const p of node.right.properties) {
+          if (ts.isShorthandPropertyAssignment(p)) found.set(p.name.text, p.name.text);
+          else if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && ts.isIdentifier(p.initializer)) found.set(p.name.text, p.initializer.text);
+          else plain = false;
+        }
+      } else if (target !== 'module.exports' && ts.isIdentifier(node.right)) found.set(target, node.right.text);
+      else plain = false;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  if (!plain || found.size === 0) return false;
+  for (const [name, local] of found) exports.set(name, local);
+  return true;
+}
+
+/**
+ * `const { getJson, list: listAll } = require('./api')`, `const api = require('./api')`: CommonJS's
+ * imports, read as an ES import of the same names. False for any other statement.
+ */
+function readRequire(statement: ts.Statement, imports: Map<string, Imported>): boolean {
+  if (!ts.isVariableStatement(statement) || statement.declarationList.declarations.length !== 1) return false;
+  const d = statement.declarationList.declarations[0]!;
+  const call = d.initializer;
+  const specifier = call && ts.isCallExpression(call) && ts.isIdentifier(call.expression) && call.expression.text === 'require' && call.arguments.length === 1 && ts.isStringLiteral(call.arguments[0]!) ? call.arguments[0].text : undefined;
+  if (!specifier) return false;
+  if (ts.isIdentifier(d.name)) {
+    imports.set(d.name.text, { specifier, name: '*' });
+    return true;
+  }
+  if (!ts.isObjectBindingPattern(d.name) || d.name.elements.some((e) => e.dotDotDotToken || !ts.isIdentifier(e.name) || (e.propertyName && !ts.isIdentifier(e.propertyName)))) return false;
+  for (const e of d.name.elements) imports.set((e.name as ts.Identifier).text, { specifier, name: (e.propertyName ?? e.name).getText() });
+  return true;
+}
+
+/** `module.exports` itself, or the name `exports.x` and `module.exports.x` export. */
+function exportsTarget(e: ts.Expression): string | undefined {
+  if (!ts.isPropertyAccessExpression(e)) return undefined;
+  const owner = e.expression.getText();
+  if (owner === 'module' && e.name.text === 'exports') return 'module.exports';
+  return owner === 'exports' || owner === 'module.exports' ? e.name.text : undefined;
 }

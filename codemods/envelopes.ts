@@ -14,9 +14,11 @@ const v2Key = (resource: ResourceContract) => resource.v2.endpoints.list!.envelo
 
 /** `items` -> the plural key, with the v2 paging fields beside it, in a type written for one kind's lists. */
 function migrateEnvelopeType(ctx: TransformContext, container: Container, resource: ResourceContract): void {
+  // Never attached as a list's type (attachContainer): a JSDoc `@property` typedef is a record's only.
+  if (ts.isJSDocTypeLiteral(container)) return;
   const items = container.members.find((m) => ts.isPropertySignature(m) && m.name.getText(ctx.sf).replace(/['"]/g, '') === v1Key(resource));
   if (!items || !ts.isPropertySignature(items)) return;
-  renameTypeMember(ctx, items, v2Key(resource));
+  renameTypeMember(ctx, items.name, v2Key(resource));
   const present = new Set(container.members.map((m) => m.name?.getText(ctx.sf)));
   const missing = [ENVELOPE.nextPageToken, ENVELOPE.totalCount].filter((f) => !present.has(f));
   if (missing.length === 0) return;

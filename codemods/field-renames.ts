@@ -5,7 +5,7 @@
  * type, and on the members of those types. Never on anything else: a local `.id` is not an API field.
  */
 import { ts } from 'ts-morph';
-import type { Container } from '../src/codemod/resource-types.js';
+import { namedMembers, type Container } from '../src/codemod/resource-types.js';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { clientFieldRenames, keyChanges, keysOnV2, preciseTimestamp, servedByV1, servedOnlyByV2, preciseTimestampNames, fieldsGoneInV2, precisionChange, renamedFieldNames, renamesInWords, type ResourceContract } from '../src/contract/index.js';
 import { keysReadWhole } from '../src/codemod/named-keys.js';
@@ -19,10 +19,11 @@ import type { V1Call } from '../src/codemod/v1-calls.js';
 
 function renameMembers(ctx: TransformContext, container: Container, resource: ResourceContract): void {
   const renames = clientFieldRenames(resource);
-  for (const m of container.members) {
-    if (!ts.isPropertySignature(m) || !(ts.isIdentifier(m.name) || ts.isStringLiteral(m.name))) continue;
-    const to = renames.get(m.name.text);
-    if (to && !container.members.some((other) => other.name && (other.name as ts.Identifier).text === to)) renameTypeMember(ctx, m, to);
+  const members = namedMembers(container);
+  for (const m of members) {
+    const to = renames.get(m.name);
+    const property = ts.isPropertySignature(m.nameNode.parent) || ts.isJSDocPropertyTag(m.nameNode.parent);
+    if (to && property && !members.some((other) => other.name === to)) renameTypeMember(ctx, m.nameNode, to);
   }
 }
 

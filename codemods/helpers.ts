@@ -22,8 +22,8 @@ export function renameBindingKey(ctx: TransformContext, element: ts.BindingEleme
 }
 
 /** Renames a member of an interface or type literal, keeping its quotes. */
-export function renameTypeMember(ctx: TransformContext, member: ts.PropertySignature, to: string): void {
-  ctx.replace(member.name, ts.isStringLiteral(member.name) ? quoteLike(ctx.textOf(member.name), to) : to);
+export function renameTypeMember(ctx: TransformContext, name: ts.Node, to: string): void {
+  ctx.replace(name, ts.isStringLiteral(name) ? quoteLike(ctx.textOf(name), to) : to);
 }
 
 /** What an object pattern destructures: as the data flow follows it, else as its declaration's type says (`const { id } = group`, `({ id }: Group) =>`). */

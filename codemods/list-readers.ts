@@ -14,7 +14,7 @@ import { pagedExpression } from '../src/codemod/answers.js';
 import { queryOption } from '../src/codemod/v1-calls.js';
 import { pageSlot } from '../src/codemod/list-readers.js';
 import { clientFieldRenames } from '../src/contract/index.js';
-import { arrayElementType } from '../src/codemod/resource-types.js';
+import { arrayElementType, namedMembers } from '../src/codemod/resource-types.js';
 import { functionOf, givesBackItsArgument } from '../src/codemod/static-text.js';
 import { hasModifier } from '../src/codemod/module-shape.js';
 
@@ -142,10 +142,7 @@ function noteSharedRecordType(ctx: TransformContext, wrapper: Wrapper): void {
   if (!container || container.getSourceFile() !== ctx.sf || ctx.analysis.types.containers.get(container)?.some((r) => r.shape === 'resource')) return;
   const resources = [...new Set(ctx.analysis.plan.calls.filter((c) => c.via === wrapper).map((c) => c.resource))];
   const renames = new Map(resources.flatMap((r) => [...clientFieldRenames(r)]));
-  const stale = container.members.flatMap((m) => {
-    const name = m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : undefined;
-    return name && renames.has(name) ? [`${name} -> ${renames.get(name)}`] : [];
-  });
+  const stale = namedMembers(container).flatMap(({ name }) => (renames.has(name) ? [`${name} -> ${renames.get(name)}`] : []));
   if (stale.length === 0) return;
   const kinds = resources.map((r) => r.v2.collection).join(', ');
   ctx.todo(container, `${element.getText()} holds the records of ${kinds}, which ${wrapper.name}() now reads on v2: v2 renames ${stale.join(', ')}; one kind's renames are not applied to a type several share: rename these members by hand`);

@@ -429,6 +429,15 @@ export class Analysis {
         kept = true;
       }
     }
+    for (const [list, calls] of this.types.jsDocLists) {
+      const name = ts.isJSDocTypedefTag(list.parent) && list.parent.name ? list.parent.name.getText() : 'a JSDoc type';
+      for (const call of calls as Set<V1Call>) {
+        if (!this.plan.migrates(call)) continue;
+        const file = list.getSourceFile() === call.call.getSourceFile() ? '' : ` (${list.getSourceFile().fileName.split('/').pop()})`;
+        this.plan.demote(call, `${staysOnV1(call)}: its answer is typed by ${name}${file}, a JSDoc list written with @property tags, whose key (${call.resource.v1.endpoints.list?.envelopeKey ?? 'items'}) and page fields migrate-v2 does not rewrite; write it as a type literal (@typedef {{ items: ... }}) or migrate it by hand`);
+        kept = true;
+      }
+    }
     for (const [literal, calls] of this.types.inferred) {
       const value = valueNamed(literal);
       for (const call of calls as Set<V1Call>) {

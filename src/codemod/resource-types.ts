@@ -9,7 +9,7 @@ import { ts } from 'ts-morph';
 import { clientFieldRenames, renamedFieldNames, resourceOf, type ResourceContract } from '../contract/index.js';
 
 /** The node that holds a type's members: an interface, or a type literal (also behind an alias). */
-export type Container = ts.InterfaceDeclaration | ts.TypeLiteralNode;
+export type Container = ts.InterfaceDeclaration | ts.TypeLiteralNode | ts.JSDocTypeLiteral;
 
 export type TypeShape = 'resource' | 'array' | 'envelope';
 
@@ -69,6 +69,12 @@ export class ResourceTypes {
    */
   readonly unwritable = new Map<Container, Set<object>>();
   /**
+   * JSDoc `@typedef {object}` lists (`@property {Group[]} items`) seen on lists that would migrate: the
+   * codemod renames a record type's `@property` tags, not a list's key and page fields, so those
+   * calls cannot migrate whole; by the calls seen on each.
+   */
+  readonly jsDocLists = new Map<ts.JSDocTypeLiteral, Set<object>>();
+  /**
    * Record types that take a member v2 renames from a named type they extend or are made with
    * (`interface Identity extends Stamped`, `type Identity = Stamped & { name: string }`): renaming it
    * would rename the members of every other type made from it (`interface Job extends Stamped`), whose
@@ -103,6 +109,7 @@ export class ResourceTypes {
     this.seenOn.clear();
     this.fedBy.clear();
     this.unwritable.clear();
+    this.jsDocLists.clear();
     this.inheriting.clear();
     this.inferred.clear();
     this.typeCache.clear();
@@ -205,7 +212,7 @@ export class ResourceTypes {
     const fields = new Set(resource.fields.flatMap((f) => [f.v1, f.v2].filter((n): n is string => n !== undefined)));
     const score = (t: ts.TypeNode): number | undefined => {
       const container = ts.isTypeLiteralNode(t) ? t : ts.isTypeReferenceNode(t) ? this.containerOf(t.typeName) : undefined;
-      return container?.members.filter((m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && fields.has(m.name.text)).length;
+      return container && namedMembers(container).filter((m) => fields.has(m.name)).length;
     };
     const scores = types.map(score);
     const records = scores.filter((s): s is number => s !== undefined);
@@ -218,7 +225,7 @@ export class ResourceTypes {
   private aliasedType(name: ts.EntityName): ts.TypeNode | undefined {
     const d = this.declarationOfType(name);
     const typedef = d && typedefType(d);
-    if (typedef) return ts.isTypeLiteralNode(typedef) ? undefined : typedef;
+    if (typedef) return ts.isTypeLiteralNode(typedef) || ts.isJSDocTypeLiteral(typedef) ? undefined : typedef;
     return d && ts.isTypeAliasDeclaration(d) && !ts.isTypeLiteralNode(d.type) && !d.typeParameters ? d.type : undefined;
   }
 
@@ -318,6 +325,11 @@ export class ResourceTypes {
 
   private attachContainer(container: Container, shape: TypeShape, resource: ResourceContract, args: readonly ts.TypeNode[] | undefined, depth: number): void {
     if (shape === 'array') return;
+    // A JSDoc `@typedef {object}` takes records' renames in its `@property` tags; a list written so keeps its key and its calls stay.
+    if (ts.isJSDocTypeLiteral(container) && shape !== 'resource') {
+      if (this.context.call && !this.context.pinned && namesRenamedMember(container, shape, resource)) this.jsDocLists.set(container, (this.jsDocLists.get(container) ?? new Set()).add(this.context.call));
+      return;
+    }
     if (!isProjectSource(container.getSourceFile())) {
       if (this.context.call && !this.context.pinned && namesRenamedMember(container, shape, resource)) this.unwritable.set(container, (this.unwritable.get(container) ?? new Set()).add(this.context.call));
       return;
@@ -365,8 +377,7 @@ export class ResourceTypes {
     const d = this.declarationOfType(name);
     if (d && ts.isInterfaceDeclaration(d)) return d;
     if (d && ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type)) return d.type;
-    const typedef = d && typedefType(d);
-    return typedef && ts.isTypeLiteralNode(typedef) ? typedef : undefined;
+    return d && jsDocRecordType(d);
   }
 
   /**
@@ -430,7 +441,7 @@ export class ResourceTypes {
     }
     for (const symbol of [t.aliasSymbol, t.getSymbol()]) {
       for (const d of symbol?.declarations ?? []) {
-        const container = ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type) ? d.type : ts.isInterfaceDeclaration(d) || ts.isTypeLiteralNode(d) ? d : undefined;
+        const container = ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type) ? d.type : ts.isInterfaceDeclaration(d) || ts.isTypeLiteralNode(d) || ts.isJSDocTypeLiteral(d) ? d : jsDocRecordType(d);
         const roles = container && this.containers.get(container);
         if (!roles || this.pinned.has(container!)) continue;
         const generic = this.generics.get(container!);
@@ -530,7 +541,14 @@ export class ResourceTypes {
 
 /** `{ id: string, name: string }` of `@typedef {{ id: string, name: string }} Group` in a JavaScript file's JSDoc. */
 function typedefType(d: ts.Declaration): ts.TypeNode | undefined {
-  return ts.isJSDocTypedefTag(d) && d.typeExpression && ts.isJSDocTypeExpression(d.typeExpression) ? d.typeExpression.type : undefined;
+  if (!ts.isJSDocTypedefTag(d) || !d.typeExpression) return undefined;
+  return ts.isJSDocTypeExpression(d.typeExpression) ? d.typeExpression.type : d.typeExpression;
+}
+
+/** The record type a JSDoc typedef declares, written as a literal or with `@property` tags. */
+function jsDocRecordType(d: ts.Declaration): Container | undefined {
+  const typedef = typedefType(d);
+  return typedef && (ts.isTypeLiteralNode(typedef) || ts.isJSDocTypeLiteral(typedef)) ? typedef : undefined;
 }
 
 /** Types of libraries and of the lib files are theirs, never ours to read as resources or to edit. */
@@ -547,15 +565,29 @@ function renamedMembers(shape: TypeShape, resource: ResourceContract): string[] 
 
 /** Whether a container names a member v2 names otherwise: a renamed field of a record, the records' key of a list. */
 function namesRenamedMember(container: Container, shape: TypeShape, resource: ResourceContract): boolean {
-  return renamedMembers(shape, resource).some((name) => container.members.some((m) => m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && m.name.text === name));
+  return renamedMembers(shape, resource).some((name) => namedMembers(container).some((m) => m.name === name));
+}
+
+/** A member of a record type written with a name: a property signature (or a method), or a JSDoc `@property` tag. */
+export interface NamedMember {
+  name: string;
+  /** The node that names it, which a rename replaces. */
+  nameNode: ts.Node;
+  /** Its type, for a property. */
+  type: ts.TypeNode | undefined;
+}
+
+/** The members of a record type that have a name: `id: string` of an interface or literal, `@property {string} id` of a JSDoc typedef. */
+export function namedMembers(container: Container): NamedMember[] {
+  if (ts.isJSDocTypeLiteral(container)) {
+    return (container.jsDocPropertyTags ?? []).flatMap((tag) => (ts.isIdentifier(tag.name) ? [{ name: tag.name.text, nameNode: tag.name, type: tag.typeExpression?.type }] : []));
+  }
+  return container.members.flatMap((m) => (m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? [{ name: m.name.text, nameNode: m.name, type: ts.isPropertySignature(m) ? m.type : undefined }] : []));
 }
 
 /** The type node of a container's member, by name. */
 export function memberType(container: Container, name: string): ts.TypeNode | undefined {
-  for (const m of container.members) {
-    if (ts.isPropertySignature(m) && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) && m.name.text === name) return m.type;
-  }
-  return undefined;
+  return namedMembers(container).find((m) => m.name === name)?.type;
 }
 
 /** `T` of `T[]` or `Array<T>`, when it is a plain name. */
@@ -587,5 +619,5 @@ function soleOwner(t: ts.Type): Container | undefined {
     if (!parent || (owner && parent !== owner)) return undefined;
     owner = parent;
   }
-  return owner && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner)) ? owner : undefined;
+  return owner && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner) || ts.isJSDocTypeLiteral(owner)) ? owner : undefined;
 }

@@ -90,6 +90,7 @@ export class Analysis {
     }
     this.plan = new CallPlan([...this.files.values()].flatMap((f) => f.calls), this.useIndex());
     this.keepListReadersWhole();
+    this.keepListsOfWrappersWritingTheirQuery();
     this.doubles = new DoublePlan(this, candidates, data);
     // A test reads what the program's functions return: their files' flows come first, and a test's flow asks them.
     const ordered = [...this.files.values()].sort((x, y) => Number(this.doubles.hasDoubles(x.sf)) - Number(this.doubles.hasDoubles(y.sf)));
@@ -185,6 +186,7 @@ export class Analysis {
 
   private callNodes?: Set<ts.CallExpression>;
 
+
   callsIn(sf: ts.SourceFile): readonly V1Call[] {
     return this.files.get(sf)?.calls ?? [];
   }
@@ -245,6 +247,19 @@ export class Analysis {
       file.flow.typesChanged();
     }
     for (const file of this.files.values()) evidence.gatherHeritage(file.sf, (call) => !this.plan.migrates(call));
+  }
+
+  /**
+   * `byName(path, name)` requesting `${path}?name=${name}`: v2's page parameters would go after the
+   * path its callers hand it, before the wrapper's own query, and break the URL; its lists stay on v1.
+   */
+  private keepListsOfWrappersWritingTheirQuery(): void {
+    for (const call of this.plan.calls) {
+      const wrapper = call.operation === 'list' ? call.via : undefined;
+      if (!wrapper?.ownQuery) continue;
+      const query = wrapper.ownQuery.replace(/\u0001/g, '…');
+      this.plan.demote(call, `${staysOnV1(call)}: ${wrapper.name}() writes its own query after the path it is handed (?${query}), where v2's page parameters would have to go too, which migrate-v2 cannot add through it: migrate ${wrapper.name}() by hand`);
+    }
   }
 
   /**

@@ -40,6 +40,8 @@ export interface Wrapper {
   queryParams?: number[];
   /** The query the wrapper hands the one it calls, written in it (`send(path, { id })`: `id=HOLE`). */
   query?: string;
+  /** The query the wrapper (or one it calls) writes after the path it is handed (`${path}?name=${name}`): nothing can follow that path. */
+  ownQuery?: string;
   /** The call's parsed body, the client's response itself, or what it made of a list's records (list-readers.ts). */
   returns: 'body' | 'response' | 'records';
   records?: RecordsRead;
@@ -656,6 +658,7 @@ export class Wrappers {
       ...(bodyParam !== undefined ? { bodyParam } : {}),
       ...(queryParams.length ? { queryParams } : {}),
       ...(query ? { query } : {}),
+      ...(written || transport.via?.ownQuery ? { ownQuery: written ?? transport.via!.ownQuery! } : {}),
       ...answer,
       throws: transport.via?.throws || (transport.client === 'fetch' || transport.client === 'undici' ? errors.throws : true),
       ownThrow: transport.via?.ownThrow || !errors.statusKnown,

@@ -7,12 +7,10 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { functionOf, isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-text.js';
+import { isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-text.js';
 import { v2CopyText, type PathCopy } from '../src/codemod/call-plan.js';
-import { isProjectSource } from '../src/codemod/resource-types.js';
-import { recognise } from '../src/codemod/v1-calls.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
-import { forEachNode, nodesOf } from './helpers.js';
+import { nodesOf } from './helpers.js';
 import { calleeOf, placeOf } from '../src/codemod/places.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
@@ -90,11 +88,7 @@ function handedToFunction(ctx: TransformContext, literal: ts.Node): string | und
   while (ts.isTemplateSpan(arg.parent) || ts.isTemplateExpression(arg.parent) || ts.isParenthesizedExpression(arg.parent)) arg = arg.parent;
   const call = arg.parent;
   if (!ts.isCallExpression(call) || !call.arguments.includes(arg as ts.Expression)) return undefined;
-  const fn = functionOf(call.expression, (n) => ctx.analysis.text.declarationOf(n));
-  if (!fn || !isProjectSource(fn.getSourceFile())) return undefined;
-  let requests = false;
-  forEachNode(fn, (n) => (requests ||= ts.isCallExpression(n) && recognise(n, ctx.analysis.text) !== undefined));
-  return requests ? call.expression.getText(ctx.sf) : undefined;
+  return ctx.analysis.callsRequestingFunction(call) ? call.expression.getText(ctx.sf) : undefined;
 }
 
 /** A literal given to the variable an unplaced call takes its URL from (`url = `${BASE}/iam/v1/...``): that call's note covers it. */

@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, ARRAY_OF_ARRAY, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
-import { ResourceTypes, type Container } from './resource-types.js';
+import { isProjectSource, ResourceTypes, type Container } from './resource-types.js';
 import { functionOf, HOLE, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
@@ -186,6 +186,20 @@ export class Analysis {
 
   private callNodes?: Set<ts.CallExpression>;
 
+  private readonly requesting = new Map<ts.Node, boolean>();
+
+  /** Whether a call calls a function of the program that makes a request migrate-v2 recognises (one it does not take for a wrapper). */
+  callsRequestingFunction(call: ts.CallExpression): boolean {
+    const fn = functionOf(call.expression, (n) => this.text.declarationOf(n));
+    if (!fn || !isProjectSource(fn.getSourceFile())) return false;
+    let requests = this.requesting.get(fn);
+    if (requests === undefined) {
+      requests = false;
+      forEachNode(fn, (n) => (requests ||= ts.isCallExpression(n) && recognise(n, this.text) !== undefined));
+      this.requesting.set(fn, requests);
+    }
+    return requests;
+  }
 
   callsIn(sf: ts.SourceFile): readonly V1Call[] {
     return this.files.get(sf)?.calls ?? [];
@@ -670,6 +684,8 @@ export class Analysis {
     for (const file of this.files.values()) {
       for (const literal of this.strayLiterals(file.sf)) {
         for (const reader of this.readersOf(literal)) {
+          // Only a request the run does not recognise reads the records by v1's names: a cache's key is no request.
+          if (!this.callsRequestingFunction(reader)) continue;
           for (const arg of reader.arguments) {
             if (ts.isSpreadElement(arg) || (literal.pos >= arg.pos && literal.end <= arg.end)) continue;
             const owner = this.types.recordTypeOf(this.checker.getTypeAtLocation(arg));

@@ -90,9 +90,14 @@ export class TypeEvidence {
       if (predicate && ts.isTypePredicateNode(predicate) && predicate.parameterName.getText() === parameter) attach(predicate.type, shape);
     }
     // A value's shape is asked only where a written type could take it: the checker is the cost.
-    const typedPlaces = [ts.SyntaxKind.AsExpression, ts.SyntaxKind.SatisfiesExpression, ts.SyntaxKind.TypeAssertionExpression, ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.ReturnStatement, ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.CallExpression];
+    const typedPlaces = [ts.SyntaxKind.AsExpression, ts.SyntaxKind.SatisfiesExpression, ts.SyntaxKind.TypeAssertionExpression, ts.SyntaxKind.ParenthesizedExpression, ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.ReturnStatement, ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.CallExpression];
     for (const node of nodesOf(sf).ofKinds(...typedPlaces)) {
       if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !ts.isConstTypeReference(node.type)) attach(node.type, shapeOf(node.expression));
+      // `/** @type {{ items: Group[] }} */ (await res.json())`: JavaScript's cast.
+      else if (ts.isParenthesizedExpression(node)) {
+        const cast = inScript(node) ? ts.getJSDocTypeTag(node)?.typeExpression.type : undefined;
+        if (cast) attach(cast, shapeOf(node.expression));
+      }
       else if (ts.isVariableDeclaration(node) && node.initializer) {
         const written = writtenType(node);
         if (written) attach(written, shapeOf(node.initializer));

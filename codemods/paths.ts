@@ -12,6 +12,7 @@ import { v2CopyText, type PathCopy } from '../src/codemod/call-plan.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
 import { nodesOf } from './helpers.js';
 import { calleeOf, placeOf } from '../src/codemod/places.js';
+import { handedAsWritten } from '../src/codemod/analysis.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
   const d = copy.declaration;
@@ -84,11 +85,8 @@ function tableReadByKey(ctx: TransformContext, literal: ts.Node): string | undef
 
 /** `fetchList('/iam/v1/groups', GroupSchema)`: a path handed to a function of the program that makes a request (fetch, axios...) but is no wrapper migrate-v2 knows. */
 function handedToFunction(ctx: TransformContext, literal: ts.Node): string | undefined {
-  let arg: ts.Node = literal;
-  while (ts.isTemplateSpan(arg.parent) || ts.isTemplateExpression(arg.parent) || ts.isParenthesizedExpression(arg.parent)) arg = arg.parent;
-  const call = arg.parent;
-  if (!ts.isCallExpression(call) || !call.arguments.includes(arg as ts.Expression)) return undefined;
-  return ctx.analysis.callsRequestingFunction(call) ? call.expression.getText(ctx.sf) : undefined;
+  const call = handedAsWritten(literal);
+  return call && ctx.analysis.callsRequestingFunction(call) ? call.expression.getText(ctx.sf) : undefined;
 }
 
 /** A literal given to the variable an unplaced call takes its URL from (`url = `${BASE}/iam/v1/...``): that call's note covers it. */

@@ -164,11 +164,20 @@ export class Analysis {
    * argument, for the note on a path no recognised call reads.
    */
   readersOf(literal: PathLiteral): ts.CallExpression[] {
-    let holder: ts.Node = literal;
-    while (ts.isTemplateSpan(holder.parent) || ts.isTemplateExpression(holder.parent) || ts.isParenthesizedExpression(holder.parent) || ts.isAsExpression(holder.parent)) holder = holder.parent;
-    const declaration = holder.parent;
+    // Asked by the notes and, in every round, by the rule on records handed with the path: found once.
+    let found = this.readers.get(literal);
+    if (!found) this.readers.set(literal, (found = this.findReaders(literal)));
+    return found;
+  }
+
+  private readonly readers = new Map<PathLiteral, ts.CallExpression[]>();
+
+  private findReaders(literal: PathLiteral): ts.CallExpression[] {
     // `super(baseUrl, '/iam/v1/groups')`: the path handed on as it is written.
-    if (ts.isCallExpression(declaration) && declaration.arguments.includes(holder as ts.Expression)) return [declaration];
+    const handed = handedAsWritten(literal);
+    if (handed) return [handed];
+    const holder = pathExpressionOf(literal);
+    const declaration = holder.parent;
     if (!(ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration)) || declaration.initializer !== holder || !ts.isIdentifier(declaration.name)) return [];
     const name = declaration.name.text;
     const readers = new Set<ts.CallExpression>();
@@ -271,7 +280,7 @@ export class Analysis {
     for (const call of this.plan.calls) {
       const wrapper = call.operation === 'list' ? call.via : undefined;
       if (!wrapper?.ownQuery) continue;
-      const query = wrapper.ownQuery.replace(/\u0001/g, '…');
+      const query = wrapper.ownQuery.split(HOLE).join('…');
       this.plan.demote(call, `${staysOnV1(call)}: ${wrapper.name}() writes its own query after the path it is handed (?${query}), where v2's page parameters would have to go too, which migrate-v2 cannot add through it: migrate ${wrapper.name}() by hand`);
     }
   }
@@ -463,7 +472,8 @@ export class Analysis {
       for (const call of calls as Set<V1Call>) {
         if (!this.plan.migrates(call)) continue;
         const file = list.getSourceFile() === call.call.getSourceFile() ? '' : ` (${list.getSourceFile().fileName.split('/').pop()})`;
-        this.plan.demote(call, `${staysOnV1(call)}: its answer is typed by ${name}${file}, a JSDoc list written with @property tags, whose key (${call.resource.v1.endpoints.list?.envelopeKey ?? 'items'}) and page fields migrate-v2 does not rewrite; write it as a type literal (@typedef {{ items: ... }}) or migrate it by hand`);
+        const key = call.resource.v1.endpoints.list!.envelopeKey;
+        this.plan.demote(call, `${staysOnV1(call)}: its answer is typed by ${name}${file}, a JSDoc list written with @property tags, whose key (${key}) and page fields migrate-v2 does not rewrite; write it as a type literal (@typedef {{ ${key}: ... }}) or migrate it by hand`);
         kept = true;
       }
     }
@@ -1494,6 +1504,20 @@ function changingRead(parameter: ts.ParameterDeclaration, held: readonly Held[])
     if (name && renames.has(name)) return { v1: name, v2: renames.get(name)! };
   }
   return undefined;
+}
+
+/** The expression a path literal stands in whole: its template, parentheses and casts around it. */
+function pathExpressionOf(literal: ts.Node): ts.Node {
+  let holder = literal;
+  while (ts.isTemplateSpan(holder.parent) || ts.isTemplateExpression(holder.parent) || ts.isParenthesizedExpression(holder.parent) || ts.isAsExpression(holder.parent)) holder = holder.parent;
+  return holder;
+}
+
+/** `fetchList('/iam/v1/groups', GroupSchema)`, `super(baseUrl, \`${ROOT}/iam/v1/groups\`)`: the call a path literal is handed to as it is written. */
+export function handedAsWritten(literal: ts.Node): ts.CallExpression | undefined {
+  const holder = pathExpressionOf(literal);
+  const call = holder.parent;
+  return ts.isCallExpression(call) && call.arguments.includes(holder as ts.Expression) ? call : undefined;
 }
 
 /** The call whose argument a name is read in (`get(BASE + IAM_GROUPS)`, `get(\`${BASE}${PATHS.groups}\`)`), not in a function written there. */

@@ -441,7 +441,7 @@ export class ResourceTypes {
     }
     for (const symbol of [t.aliasSymbol, t.getSymbol()]) {
       for (const d of symbol?.declarations ?? []) {
-        const container = ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type) ? d.type : ts.isInterfaceDeclaration(d) || ts.isTypeLiteralNode(d) || ts.isJSDocTypeLiteral(d) ? d : jsDocRecordType(d);
+        const container = ts.isTypeAliasDeclaration(d) && ts.isTypeLiteralNode(d.type) ? d.type : isContainer(d) ? d : jsDocRecordType(d);
         const roles = container && this.containers.get(container);
         if (!roles || this.pinned.has(container!)) continue;
         const generic = this.generics.get(container!);
@@ -500,8 +500,7 @@ export class ResourceTypes {
   recordTypeOf(t: ts.Type): Container | undefined {
     for (const name of renamedFieldNames()) {
       const owner = t.getProperty(name)?.declarations?.[0]?.parent;
-      const container = owner && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner)) ? owner : undefined;
-      if (container && this.containers.get(container)?.some((r) => r.shape === 'resource')) return container;
+      if (owner && isContainer(owner) && this.containers.get(owner)?.some((r) => r.shape === 'resource')) return owner;
     }
     return undefined;
   }
@@ -619,5 +618,10 @@ function soleOwner(t: ts.Type): Container | undefined {
     if (!parent || (owner && parent !== owner)) return undefined;
     owner = parent;
   }
-  return owner && (ts.isInterfaceDeclaration(owner) || ts.isTypeLiteralNode(owner) || ts.isJSDocTypeLiteral(owner)) ? owner : undefined;
+  return owner && isContainer(owner) ? owner : undefined;
+}
+
+/** An interface, a type literal, or a JSDoc typedef's `@property` list: what declares a record type's members. */
+function isContainer(node: ts.Node): node is Container {
+  return ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node) || ts.isJSDocTypeLiteral(node);
 }

@@ -39,6 +39,17 @@ export function pageCallOpening(kind: PageKind, request: ts.Node, page: string, 
 const FIRST = FIRST_PAGE;
 const NEXT = (token: string) => `\`${FIRST}&${LIST_PARAMS.pageToken}=\${encodeURIComponent(${token})}\``;
 const DOC = `// migrate-v2: v2 lists answer a page at a time (v1 answered every record at once); this reads every page, ${LIST_CONTRACT.pageSize.max} records at a time, and answers as one.`;
+/**
+ * A page's parsed body. The token is named, not read through the index signature, so that a project
+ * built with `noPropertyAccessFromIndexSignature` compiles the helper.
+ */
+const PAGE_BODY = `{ ${ENVELOPE.nextPageToken}?: string; [key: string]: any }`;
+/** What the response helper reads of a fetch Response. */
+const FETCH_RESPONSE = '{ ok: boolean; status: number; json(): Promise<unknown> }';
+const WHOLE_RESPONSE = "new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })";
+
+/** `expr` cast to a page's body; `bare` where TypeScript's `as` needs no parentheses around it. */
+const asBody = (expr: string, bare = false): [ts: string, js: string] => [`${bare ? expr : `(${expr})`} as ${PAGE_BODY}`, `/** @type {${PAGE_BODY}} */ (${expr})`];
 
 interface Parts {
   signature: [ts: string, js: string];
@@ -57,29 +68,30 @@ const PARTS: Record<PageKind, Parts> = {
     signature: ['<T>(getPage: (page: string) => Promise<T>, key: string): Promise<T>', '(getPage, key)'],
     jsdoc: ['@template T', '@param {(page: string) => Promise<T>} getPage', '@param {string} key', '@returns {Promise<T>}'],
     fetchPage: [],
-    body: ['(await getPage(page)) as Record<string, any>', '/** @type {Record<string, any>} */ (await getPage(page))'],
+    body: asBody('await getPage(page)'),
     answer: ['all as T', '/** @type {T} */ (all)'],
   },
   response: {
-    signature: ['(getPage: (page: string) => Promise<Response>, key: string): Promise<Response>', '(getPage, key)'],
-    jsdoc: ['@param {(page: string) => Promise<Response>} getPage', '@param {string} key', '@returns {Promise<Response>}'],
+    // Generic, not the global Response: a fetch of the undici package answers its own Response class.
+    signature: [`<R extends ${FETCH_RESPONSE}>(getPage: (page: string) => Promise<R>, key: string): Promise<R>`, '(getPage, key)'],
+    jsdoc: [`@template {${FETCH_RESPONSE}} R`, '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
     fetchPage: ['const res = await getPage(page);', 'if (!res.ok) return res;'],
     // Under Node's own types (undici-types) res.json() is Promise<unknown>; under the DOM lib, Promise<any>.
-    body: ['(await res.json()) as Record<string, any>', '/** @type {Record<string, any>} */ (await res.json())'],
-    answer: ["new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })", "new Response(JSON.stringify(all), { status: res.status, headers: { 'content-type': 'application/json' } })"],
+    body: asBody('await res.json()'),
+    answer: [`${WHOLE_RESPONSE} as unknown as R`, `/** @type {R} */ (/** @type {unknown} */ (${WHOLE_RESPONSE}))`],
   },
   axios: {
     signature: ['<R extends { data: unknown }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
     jsdoc: ['@template {{ data: unknown }} R', '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
     fetchPage: ['const res = await getPage(page);'],
-    body: ['res.data as Record<string, any>', '/** @type {Record<string, any>} */ (res.data)'],
+    body: asBody('res.data', true),
     answer: ['{ ...res, data: all }', '{ ...res, data: all }'],
   },
   undici: {
     signature: ['<R extends { statusCode: number; body: { json(): Promise<unknown> } }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
     jsdoc: ['@template {{ statusCode: number; body: { json(): Promise<unknown> } }} R', '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
     fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
-    body: ['(await res.body.json()) as Record<string, any>', '/** @type {Record<string, any>} */ (await res.body.json())'],
+    body: asBody('await res.body.json()'),
     answer: ['{ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } } as unknown as R', '/** @type {R} */ (/** @type {unknown} */ ({ ...res, body: { json: async () => all, text: async () => JSON.stringify(all) } }))'],
   },
   // got's response holds the body parsed (responseType 'json') or as text; the answer keeps the form.
@@ -87,7 +99,7 @@ const PARTS: Record<PageKind, Parts> = {
     signature: ['<R extends { statusCode: number; body: unknown }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
     jsdoc: ['@template {{ statusCode: number; body: unknown }} R', '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
     fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
-    body: ["(typeof res.body === 'string' ? JSON.parse(res.body) : res.body) as Record<string, any>", "/** @type {Record<string, any>} */ (typeof res.body === 'string' ? JSON.parse(res.body) : res.body)"],
+    body: asBody("typeof res.body === 'string' ? JSON.parse(res.body) : res.body"),
     answer: ["{ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all } as R", "/** @type {R} */ ({ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all })"],
   },
 };

@@ -88,11 +88,21 @@ export function readTsconfig(tsconfig: string): ProgramConfig {
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => (problem = ts.flattenDiagnosticMessageText(d.messageText, ' ')) });
   if (!parsed || problem) throw new UsageError(`--tsconfig ${tsconfig}: ${problem ?? 'cannot be read'}`);
   const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false };
-  // The codemod's compiler (TypeScript 6) takes no @types package the tsconfig does not name; before 6,
-  // every one under node_modules/@types joined: a project built so reads `process` from @types/node.
-  if (options.types === undefined && (projectTypeScriptMajor(dirname(resolve(tsconfig))) ?? 5) < 6) options.types = ['*'];
+  if ((projectTypeScriptMajor(dirname(resolve(tsconfig))) ?? 5) < 6) {
+    for (const [name, value] of Object.entries(BEFORE_SIX)) options[name] ??= value;
+  }
   return { options, declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)) };
 }
+
+/**
+ * The defaults TypeScript 6 (the codemod's compiler) changed that decide what a file's check finds,
+ * as TypeScript 5 had them: a project built with an older TypeScript and a tsconfig that leaves them
+ * unset is checked as its own `tsc` checks it. Without this its `strict` was on, and a clean lax
+ * project counted errors before the migration. Every package under node_modules/@types joined then
+ * (a project built so reads `process` from @types/node), and a side-effect import went unchecked.
+ * `target` and `module` changed too; they are left to TypeScript 6, which no longer takes ES5.
+ */
+const BEFORE_SIX: ts.CompilerOptions = { strict: false, types: ['*'], noUncheckedSideEffectImports: false };
 
 /** The major version of the TypeScript a project installs, as Node resolves it from the project's folder. */
 function projectTypeScriptMajor(dir: string): number | undefined {

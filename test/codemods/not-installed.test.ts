@@ -111,3 +111,32 @@ it('reads the @types packages a tsconfig without `types` takes in before TypeScr
   expect(six.code, six.stderr).toBe(0);
   expect(six.stderr).toMatch(/type errors before 1, after 1/);
 });
+
+/** A lax project built with TypeScript 5: its tsconfig leaves `strict` unset, so a parameter may go untyped. */
+const LAX: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['*.ts'] }),
+  'package.json': '{ "type": "module" }',
+  'api.ts': [
+    'function label(g) {',
+    '  return `${g.id} ${g.name}`;',
+    '}',
+    '',
+    'export async function groupNames(base: string): Promise<string[]> {',
+    '  const res = await fetch(`${base}/iam/v1/groups`);',
+    '  const body = (await res.json()) as { items: { id: string; name: string }[] };',
+    '  return body.items.map(label);',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+it('checks a project built before TypeScript 6 with `strict` off where its tsconfig leaves it unset, as its tsc does', async () => {
+  const five = await runCli(['.'], { cwd: project(LAX) });
+  expect(five.code, five.stderr).toBe(0);
+  expect(five.stderr).toMatch(/type errors before 0, after 0/);
+
+  // TypeScript 6 turned `strict` on by default: the untyped parameter is an error there, before and after.
+  const six = await runCli(['.'], { cwd: project({ ...LAX, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' }) });
+  expect(six.code, six.stderr).toBe(0);
+  expect(six.stderr).toMatch(/type errors before [1-9]\d*, after [1-9]/);
+});

@@ -327,10 +327,21 @@ export function functionOf(callee: ts.Expression, declarationOf: (node: ts.Node)
   const declaration = declarationOf(name);
   if (!declaration) return undefined;
   if ((ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration)) && declaration.body) return declaration;
-  const init = ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertyAssignment(declaration) ? declaration.initializer : undefined;
+  const init = ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertyAssignment(declaration) ? declaration.initializer : assignedTo(declaration);
   const fn = init && unwrap(init);
   if (fn && ts.isCallExpression(fn)) return madeBy(fn, declarationOf, 0);
   return fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn : undefined;
+}
+
+/**
+ * `exports.getJson = async function (path) {...}`, `module.exports = function (path) {...}`: in
+ * JavaScript the checker declares a CommonJS export by the target of its assignment (a named one) or
+ * by the assignment itself (the module's whole export); the value is what is assigned.
+ */
+function assignedTo(declaration: ts.Declaration): ts.Expression | undefined {
+  const assignment: ts.Node = ts.isBinaryExpression(declaration) ? declaration : declaration.parent;
+  const target = (ts.isPropertyAccessExpression(declaration) || ts.isElementAccessExpression(declaration)) ? declaration : ts.isBinaryExpression(declaration) ? declaration.left : undefined;
+  return target && ts.isBinaryExpression(assignment) && assignment.left === target && assignment.operatorToken.kind === ts.SyntaxKind.EqualsToken ? assignment.right : undefined;
 }
 
 /** `check(res)` that tests a response and returns it: a function that gives back its first parameter whenever it returns. */

@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, ARRAY_OF_ARRAY, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { isProjectSource, ResourceTypes, type Container } from './resource-types.js';
-import { functionOf, HOLE, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
+import { functionOf, HOLE, isModuleExports, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
 import { recordsReadBack } from './files-read-back.js';
@@ -1260,13 +1260,43 @@ export class Analysis {
     return false;
   }
 
+  /**
+   * Where an analysed file reads a CommonJS module's exports other than by member: `const PATHS =
+   * require('./paths')` handed on or iterated (`Object.values(PATHS)`), or `require('./paths')` itself
+   * handed on. `const { REPOS } = require('./paths')` and `PATHS.REPOS` read members, which are counted
+   * on their own.
+   */
+  private requiredWhole(module: ts.SourceFile, from: ts.SourceFile): string | undefined {
+    for (const sf of this.files.keys()) {
+      for (const call of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
+        const arg = call.arguments[0];
+        if (!ts.isIdentifier(call.expression) || call.expression.text !== 'require' || !arg || this.checker.getSymbolAtLocation(arg)?.valueDeclaration !== module) continue;
+        const holder = call.parent;
+        if (ts.isPropertyAccessExpression(holder) || (ts.isVariableDeclaration(holder) && ts.isObjectBindingPattern(holder.name))) continue;
+        if (!ts.isVariableDeclaration(holder) || !ts.isIdentifier(holder.name)) return placeOf(call, from).replace(/^(?!in )/, 'in ');
+        for (const id of this.identifiersNamed(holder.name.text)) {
+          if (id === holder.name || id.getSourceFile() !== sf || this.text.declarationOf(id) !== this.text.declarationOf(holder.name)) continue;
+          if (!(ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id)) return placeOf(id, from).replace(/^(?!in )/, 'in ');
+        }
+      }
+    }
+    return undefined;
+  }
+
   private otherUse(declaration: Holder, consumed: ReadonlySet<ts.Node>, from: ts.SourceFile): string | undefined {
     if (!ts.isIdentifier(declaration.name)) return `by a name it does not read (${placeOf(declaration, from)})`;
-    const owner = ts.isPropertyAssignment(declaration) ? tableOf(declaration) : declaration;
-    if (!owner) return `from a table it does not read (${placeOf(declaration, from)})`;
-    if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return `by modules importing ${declaration.name.text} that it does not read`;
-    // A table read whole (passed on, spread, iterated) has uses its members cannot account for.
-    if (owner !== declaration && this.tableReadWhole(declaration as ts.PropertyAssignment)) return `${owner.name.getText()} is read whole`;
+    if (ts.isPropertyAssignment(declaration) && isModuleExports(declaration.parent.parent)) {
+      const module = declaration.getSourceFile();
+      if (this.importedUnseen(module)) return `by modules requiring ${declaration.name.text} that it does not read`;
+      const whole = this.requiredWhole(module, from);
+      if (whole) return `module.exports is read whole ${whole}`;
+    } else {
+      const owner = ts.isPropertyAssignment(declaration) ? tableOf(declaration) : declaration;
+      if (!owner) return `from a table it does not read (${placeOf(declaration, from)})`;
+      if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return `by modules importing ${declaration.name.text} that it does not read`;
+      // A table read whole (passed on, spread, iterated) has uses its members cannot account for.
+      if (owner !== declaration && this.tableReadWhole(declaration as ts.PropertyAssignment)) return `${owner.name.getText()} is read whole`;
+    }
     // `url.searchParams.set(...)`, `url.pathname` of a `new URL(...)`: the same URL, read or built further, not another reader.
     const urlObject = ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined && isNewUrl(declaration.initializer);
     for (const id of this.identifiersNamed(declaration.name.text)) {
@@ -1284,7 +1314,16 @@ export class Analysis {
 
 /** `REPOS` of `import { REPOS } from './paths.js'`: it names the constant for the file's reads, which are counted themselves (not `{ REPOS as R }`, read as `R`). */
 function importedAsItself(id: ts.Identifier): boolean {
-  return ts.isImportSpecifier(id.parent) && !id.parent.propertyName;
+  if (ts.isImportSpecifier(id.parent)) return !id.parent.propertyName;
+  // `const { REPOS } = require('./paths')`, CommonJS's import of the same.
+  const element = id.parent;
+  return ts.isBindingElement(element) && element.name === id && !element.propertyName && isRequireCall(element.parent.parent);
+}
+
+function isRequireCall(declaration: ts.Node): boolean {
+  if (!ts.isVariableDeclaration(declaration) || !declaration.initializer) return false;
+  const init = unwrap(declaration.initializer);
+  return ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require';
 }
 
 /** Only reads of these names ask the flow whether they read past a reference's hydrated fields. */

@@ -159,7 +159,7 @@ export class StaticText {
       // A member of a table is fixed only when the table is a const.
       const table = declaration.parent.parent;
       const owner = ts.isAsExpression(table) || ts.isSatisfiesExpression(table) ? table.parent : table;
-      if (ts.isVariableDeclaration(owner) && isConst(owner)) return { node, declaration, value: declaration.initializer };
+      if ((ts.isVariableDeclaration(owner) && isConst(owner)) || isModuleExports(owner)) return { node, declaration, value: declaration.initializer };
       // `Platform.PATHS.groups` of `static readonly PATHS = { groups: '/iam/v1/groups' }`, read by the class's name.
       const read = ts.isPropertyAccessExpression(node) ? unwrap(node.expression) : undefined;
       if (ts.isPropertyDeclaration(owner) && isStaticReadonly(owner) && read && ts.isPropertyAccessExpression(read) && readByClassName(read, owner)) return { node, declaration, value: declaration.initializer };
@@ -342,6 +342,14 @@ function assignedTo(declaration: ts.Declaration): ts.Expression | undefined {
   const assignment: ts.Node = ts.isBinaryExpression(declaration) ? declaration : declaration.parent;
   const target = (ts.isPropertyAccessExpression(declaration) || ts.isElementAccessExpression(declaration)) ? declaration : ts.isBinaryExpression(declaration) ? declaration.left : undefined;
   return target && ts.isBinaryExpression(assignment) && assignment.left === target && assignment.operatorToken.kind === ts.SyntaxKind.EqualsToken ? assignment.right : undefined;
+}
+
+/**
+ * `module.exports = {...}` at a CommonJS module's top level: its members are as fixed as a const
+ * table's, the module running that statement once, when it is first required.
+ */
+export function isModuleExports(node: ts.Node): boolean {
+  return ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && node.left.getText() === 'module.exports' && ts.isExpressionStatement(node.parent) && ts.isSourceFile(node.parent.parent);
 }
 
 /** `check(res)` that tests a response and returns it: a function that gives back its first parameter whenever it returns. */

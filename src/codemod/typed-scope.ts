@@ -225,7 +225,8 @@ export class TypedScope {
     const out = new Map<string, Set<string>>();
     for (const [path, { shape, carrying }] of this.modules) {
       const carried = new Set([...carrying].flatMap((i) => shape.statements[i]!.names));
-      const names = shape.opaque ? (carried.size > 0 ? [EVERY_NAME] : []) : [...shape.exports].filter(([, local]) => carried.has(local)).map(([exported]) => exported);
+      // An opaque module may export what any of its statements holds: `module.exports = { GROUPS: '/iam/v1/groups' }` declares no name.
+      const names = shape.opaque ? (carrying.size > 0 ? [EVERY_NAME] : []) : [...shape.exports].filter(([, local]) => carried.has(local)).map(([exported]) => exported);
       if (names.length > 0) out.set(path, new Set(names));
     }
     // A barrel of a barrel: rounds until no barrel hands on more.

@@ -10,7 +10,7 @@
 import { ts } from 'ts-morph';
 import { resourceOf, type ResourceContract } from '../contract/index.js';
 import { isProjectSource, type ResourceTypes } from './resource-types.js';
-import { functionOf, givesBackItsArgument, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
+import { exportedValue, functionOf, givesBackItsArgument, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
@@ -778,7 +778,7 @@ export class DataFlow {
       if (copied) return copied;
       const declaration = this.declarationOf(n.expression);
       if (declaration && ts.isParameter(declaration)) return this.callbackGiven(declaration);
-      const fn = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
+      const fn = declaration && (ts.isVariableDeclaration(declaration) ? declaration.initializer : (exportedValue(declaration) ?? declaration));
       // A function of another module of the program (a tsconfig lets the run read it) is read as one of the file is where it
       // hands back what it is given; a package's is left to callbackAnswer, by its declared type.
       const own = fn && (fn.getSourceFile() === this.sf ? (this.returns.get(fn) ?? this.handedAnswer(fn, n) ?? this.givenBack(fn, n)) : this.answerOfAnother(fn, n));

@@ -147,6 +147,24 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
   return out;
 }
 
+/** The files of the run that files outside it (of the tsconfig) import by a relative path. */
+function importedFromOutside(raws: ReadonlyMap<string, string>, sources: readonly string[]): Set<string> {
+  const outside = sources.filter((f) => !raws.has(resolve(f)));
+  const out = new Set<string>();
+  if (outside.length === 0) return out;
+  const byStem = stemIndex(raws);
+  for (const path of outside) {
+    let raw: string;
+    try {
+      raw = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const dep of importsOf(resolve(path), raw, byStem)) out.add(dep);
+  }
+  return out;
+}
+
 /** With a tsconfig: how the typed scope reads the run's modules. */
 interface TypedRun {
   options: ts.CompilerOptions;
@@ -206,8 +224,10 @@ function dataAccess(raws: ReadonlyMap<string, string>, analysed: ReadonlySet<str
       }
     },
     otherLoaders(path) {
-      const name = basename(path);
-      return [...raws].filter(([file, raw]) => !analysed.has(file) && raw.includes(name)).map(([file]) => file);
+      return this.naming(basename(path));
+    },
+    naming(text) {
+      return [...raws].filter(([file, raw]) => !analysed.has(file) && raw.includes(text)).map(([file]) => file);
     },
   };
 }
@@ -418,7 +438,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
   const fillUnchanged = (): void => {
     for (const [path, raw] of raws) if (!outcomes.has(path)) outcomes.set(path, unchanged(path, raw));
   };
-  const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [] };
+  const config = options.tsconfig ? readTsconfig(options.tsconfig) : { options: BARE_OPTIONS, declarations: [], sources: [] };
   const compilerOptions = config.options;
   const resolveImport = options.tsconfig ? importResolver(raws, compilerOptions) : undefined;
   const parsedAhead = options.tsconfig && !options.selected ? new ParsedAhead(compilerOptions, WHOLE_RUN_FILES) : undefined;
@@ -435,8 +455,10 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       ...(resolveImport ? { resolveImport } : {}),
       ...(parsedAhead ? { parsedAhead } : {}),
       declarations: config.declarations,
-      // Without a tsconfig the program resolves no imports: a file another file imports has readers it cannot see.
-      imported: options.tsconfig ? new Set<string>() : importedFiles(raws),
+      // Without a tsconfig the program resolves no imports: a file another file imports has readers it
+      // cannot see. With one, the files it names outside the run (`migrate-v2 src` of a tsconfig that
+      // also takes `tools/`) are readers the run does not see either.
+      imported: options.tsconfig ? importedFromOutside(raws, config.sources) : importedFiles(raws),
       data: dataAccess(raws, selected),
       trees: new Map(),
       outcomeOf,

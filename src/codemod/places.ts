@@ -34,6 +34,18 @@ export function calleeOf(call: ts.CallExpression): string {
   return name(call.expression);
 }
 
+/**
+ * The name a function is known by: its own, the variable or member it is the value of, or the
+ * CommonJS export it is assigned to (`exports.list = async function (path) {...}`).
+ */
+export function functionName(fn: ts.SignatureDeclaration): string | undefined {
+  if (fn.name) return fn.name.getText();
+  const holder = fn.parent;
+  if (ts.isVariableDeclaration(holder) || ts.isPropertyAssignment(holder) || ts.isPropertyDeclaration(holder)) return holder.name.getText();
+  const exported = ts.isBinaryExpression(holder) && holder.right === fn ? /^(?:module\.)?exports\.([\w$]+)$/.exec(holder.left.getText().replace(/\s+/g, '')) : null;
+  return exported?.[1];
+}
+
 /** `test "title"` of an it/test callback, or `name()` of the function a node stands in. */
 function enclosingName(node: ts.Node): string | undefined {
   for (let n = node.parent; n; n = n.parent) {

@@ -80,6 +80,8 @@ export interface ProgramConfig {
   options: ts.CompilerOptions;
   /** Declaration files the tsconfig names (global types): roots of every program. */
   declarations: string[];
+  /** The other files the tsconfig names: those outside the run may read what it changes. */
+  sources: string[];
 }
 
 /** A tsconfig's compiler options and its declaration files (global types), for a program of our own roots. */
@@ -89,9 +91,10 @@ export function readTsconfig(tsconfig: string): ProgramConfig {
   if (!parsed || problem) throw new UsageError(`--tsconfig ${tsconfig}: ${problem ?? 'cannot be read'}`);
   const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, allowJs: true, checkJs: false, incremental: false, composite: false, declaration: false };
   if ((projectTypeScriptMajor(dirname(resolve(tsconfig))) ?? 5) < 6) {
-    for (const [name, value] of Object.entries(BEFORE_SIX)) options[name] ??= value;
+    for (const [name, value] of Object.entries({ ...BEFORE_SIX, ...interopBeforeSix(options) })) options[name] ??= value;
   }
-  return { options, declarations: parsed.fileNames.filter((f) => /\.d\.[cm]?ts$/.test(f)) };
+  const declaration = (f: string) => /\.d\.[cm]?ts$/.test(f);
+  return { options, declarations: parsed.fileNames.filter(declaration), sources: parsed.fileNames.filter((f) => !declaration(f)) };
 }
 
 /**
@@ -103,6 +106,18 @@ export function readTsconfig(tsconfig: string): ProgramConfig {
  * `target` and `module` changed too; they are left to TypeScript 6, which no longer takes ES5.
  */
 const BEFORE_SIX: ts.CompilerOptions = { strict: false, types: ['*'], noUncheckedSideEffectImports: false };
+
+/**
+ * TypeScript 6 always takes `esModuleInterop` and `allowSyntheticDefaultImports`; TypeScript 5 took
+ * them by `module` (on for Node's module kinds) and `moduleResolution`: `import * as picomatch from
+ * 'picomatch'; picomatch(...)` compiles there without them. TypeScript 6 still honours `false`.
+ */
+function interopBeforeSix(options: ts.CompilerOptions): ts.CompilerOptions {
+  const module = options.module;
+  const nodeModules = module !== undefined && ((module >= ts.ModuleKind.Node16 && module <= ts.ModuleKind.NodeNext) || module === ts.ModuleKind.Preserve);
+  const interop = options.esModuleInterop ?? nodeModules;
+  return { esModuleInterop: interop, allowSyntheticDefaultImports: interop || module === ts.ModuleKind.System || options.moduleResolution === ts.ModuleResolutionKind.Bundler };
+}
 
 /** The major version of the TypeScript a project installs, as Node resolves it from the project's folder. */
 function projectTypeScriptMajor(dir: string): number | undefined {

@@ -15,6 +15,7 @@ import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
 import { methodFromOptions, optionsOf, prefixed, queryOption, type Client } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
+import { functionName } from './places.js';
 import { holdsNothing, propertyOf, thenParameter } from './syntax.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
@@ -648,7 +649,7 @@ export class Wrappers {
     this.transports.add(call);
     this.byFunction.set(fn, {
       fn,
-      name: fn.name?.getText() ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) || ts.isPropertyDeclaration(fn.parent) ? fn.parent.name.getText() : 'the wrapper'),
+      name: functionName(fn) ?? 'the wrapper',
       client: transport.client,
       transport: transport.via?.transport ?? call,
       pathParam,

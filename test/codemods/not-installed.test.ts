@@ -112,13 +112,20 @@ it('reads the @types packages a tsconfig without `types` takes in before TypeScr
   expect(six.stderr).toMatch(/type errors before 1, after 1/);
 });
 
-/** A lax project built with TypeScript 5: its tsconfig leaves `strict` unset, so a parameter may go untyped. */
+/**
+ * A lax project built with TypeScript 5: its tsconfig leaves `strict` unset, so a parameter may go
+ * untyped, and `esModuleInterop` unset with CommonJS modules, so a package that exports a function
+ * (`export =`) is called through a namespace import.
+ */
 const LAX: Record<string, string> = {
-  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['*.ts'] }),
-  'package.json': '{ "type": "module" }',
+  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['*.ts'] }),
+  'node_modules/glob-test/package.json': '{ "name": "glob-test", "version": "1.0.0", "types": "index.d.ts" }',
+  'node_modules/glob-test/index.d.ts': 'declare function globTest(pattern: string): (name: string) => boolean;\ndeclare namespace globTest {\n  const version: string;\n}\nexport = globTest;\n',
   'api.ts': [
+    "import * as globTest from 'glob-test';",
+    '',
     'function label(g) {',
-    '  return `${g.id} ${g.name}`;',
+    "  return globTest('infra-*')(g.name) ? `${g.id} infra` : `${g.id} ${g.name}`;",
     '}',
     '',
     'export async function groupNames(base: string): Promise<string[]> {',
@@ -130,12 +137,12 @@ const LAX: Record<string, string> = {
   ].join('\n'),
 };
 
-it('checks a project built before TypeScript 6 with `strict` off where its tsconfig leaves it unset, as its tsc does', async () => {
+it('checks a project built before TypeScript 6 with `strict` and `esModuleInterop` as TypeScript 5 took them where its tsconfig leaves them unset, as its tsc does', async () => {
   const five = await runCli(['.'], { cwd: project(LAX) });
   expect(five.code, five.stderr).toBe(0);
   expect(five.stderr).toMatch(/type errors before 0, after 0/);
 
-  // TypeScript 6 turned `strict` on by default: the untyped parameter is an error there, before and after.
+  // TypeScript 6 turned `strict` and `esModuleInterop` on: the untyped parameter and the call of the namespace are errors there, before and after.
   const six = await runCli(['.'], { cwd: project({ ...LAX, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' }) });
   expect(six.code, six.stderr).toBe(0);
   expect(six.stderr).toMatch(/type errors before [1-9]\d*, after [1-9]/);

@@ -1284,6 +1284,52 @@ export class Analysis {
     return undefined;
   }
 
+  /**
+   * `super(baseUrl, '/iam/v1/groups')`, `new GroupsApi(base, '/iam/v1/groups')`: the class whose
+   * constructor keeps the path in a field, the field, and the methods of that class that make a
+   * request migrate-v2 recognises reading it. Undefined unless one does: the path then reaches its
+   * requests through an object's field, which the analysis does not follow.
+   */
+  keptByConstructor(literal: ts.Node): { owner: string; field: string; readers: string[] } | undefined {
+    const holder = pathExpressionOf(literal);
+    const call = holder.parent;
+    if (!(ts.isNewExpression(call) || (ts.isCallExpression(call) && call.expression.kind === ts.SyntaxKind.SuperKeyword))) return undefined;
+    const args: readonly ts.Expression[] = call.arguments ?? [];
+    return this.fieldOfArgument(call, args.indexOf(holder as ts.Expression), 0);
+  }
+
+  private fieldOfArgument(call: ts.CallExpression | ts.NewExpression, index: number, depth: number): { owner: string; field: string; readers: string[] } | undefined {
+    const ctor = index >= 0 && depth < 3 ? this.checker.getResolvedSignature(call)?.declaration : undefined;
+    if (!ctor || !ts.isConstructorDeclaration(ctor) || !ctor.body || !ts.isClassLike(ctor.parent)) return undefined;
+    const parameter = ctor.parameters[index];
+    if (!parameter || !ts.isIdentifier(parameter.name)) return undefined;
+    const name = parameter.name.text;
+    const uses = (n: ts.Node) => ts.isIdentifier(n) && n.text === name && this.text.declarationOf(n) === parameter;
+    // Handed on to the base class's constructor: the field is the base's.
+    for (const statement of ctor.body.statements) {
+      const e = ts.isExpressionStatement(statement) ? statement.expression : undefined;
+      if (e && ts.isCallExpression(e) && e.expression.kind === ts.SyntaxKind.SuperKeyword) {
+        const at = e.arguments.findIndex((a) => uses(unwrap(a)));
+        if (at >= 0) return this.fieldOfArgument(e, at, depth + 1);
+      }
+    }
+    // `private readonly collectionPath: string`: a parameter property is the field of its name.
+    const field = (ts.getModifiers(parameter) ?? []).length > 0 ? name : keptAs(ctor.body, uses);
+    const cls = ctor.parent;
+    if (!field || !cls.name) return undefined;
+    const readers = cls.members.flatMap((m) => {
+      if (!(ts.isMethodDeclaration(m) || ts.isGetAccessorDeclaration(m)) || !m.body || !ts.isIdentifier(m.name)) return [];
+      let reads = false;
+      let requests = false;
+      forEachNode(m.body, (n) => {
+        reads ||= ts.isPropertyAccessExpression(n) && n.expression.kind === ts.SyntaxKind.ThisKeyword && n.name.text === field;
+        requests ||= ts.isCallExpression(n) && (recognise(n, this.text) !== undefined || this.wrappers.viaWrapper(n) !== undefined);
+      });
+      return reads && requests ? [`${cls.name!.text}.${m.name.text}()`] : [];
+    });
+    return readers.length > 0 ? { owner: cls.name.text, field, readers } : undefined;
+  }
+
   /** Whether an analysed file takes the module (by `require`, `import`, or a path built at run time that names it). */
   isRequired(module: ts.SourceFile): boolean {
     return !this.takings(module).next().done;
@@ -1345,6 +1391,18 @@ function importedAsItself(id: ts.Identifier): boolean {
   // `const { REPOS } = require('./paths')`, CommonJS's import of the same.
   const element = id.parent;
   return ts.isBindingElement(element) && element.name === id && !element.propertyName && isRequireCall(element.parent.parent);
+}
+
+/** `this.path = path`, `this.url = \`${base}${path}\`` in a constructor: the field a parameter is kept in. */
+function keptAs(body: ts.Block, isParameter: (n: ts.Node) => boolean): string | undefined {
+  for (const statement of body.statements) {
+    const e = ts.isExpressionStatement(statement) ? statement.expression : undefined;
+    if (!e || !ts.isBinaryExpression(e) || e.operatorToken.kind !== ts.SyntaxKind.EqualsToken || !ts.isPropertyAccessExpression(e.left) || e.left.expression.kind !== ts.SyntaxKind.ThisKeyword) continue;
+    let mentions = false;
+    forEachNode(e.right, (n) => void (mentions ||= isParameter(n)));
+    if (mentions) return e.left.name.text;
+  }
+  return undefined;
 }
 
 /** `paths` of `./paths.js`, `./paths`, `./paths/index.cjs`: the name a module is required by. */

@@ -7,7 +7,7 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import { exportFollowed, isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-text.js';
+import { isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-text.js';
 import { v2CopyText, type PathCopy } from '../src/codemod/call-plan.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
 import { nodesOf } from './helpers.js';
@@ -144,7 +144,7 @@ export const paths: Transform = {
           ctx.todo(literal, `this v1 path is handed to ${handedTo}(), a function of this program that migrate-v2 does not take for a request wrapper (what it does with the answer is out of its sight), so it stays on v1: migrate ${handedTo}() with its callers by hand (uid, createTime, list keys, pages)`);
           continue;
         }
-        const exported = byKey ? undefined : commonJsExport(literal, ctx.analysis.isRequired(ctx.sf));
+        const exported = byKey ? undefined : commonJsExport(literal);
         if (exported) {
           ctx.todo(literal, `this v1 path is exported through ${exported} (CommonJS), and migrate-v2 does not follow it into the modules that require it, so it stays on v1 with their calls: migrate it with the code that reads it (uid, createTime, list keys, pages)`);
           continue;
@@ -167,17 +167,11 @@ function readBy(ctx: TransformContext, literal: PathLiteral): string {
 }
 
 /** `module.exports` of `module.exports = { REPOS: '/registry/v1/repos' }`, `exports.REPOS` of `exports.REPOS = '...'`: where a literal leaves its module. */
-function commonJsExport(literal: PathLiteral, required: boolean): string | undefined {
+function commonJsExport(literal: PathLiteral): string | undefined {
   let n: ts.Node = literal;
-  let member: ts.PropertyAssignment | undefined;
-  while (ts.isPropertyAssignment(n.parent) || ts.isObjectLiteralExpression(n.parent) || ts.isParenthesizedExpression(n.parent)) {
-    n = n.parent;
-    if (ts.isPropertyAssignment(n)) member ??= n;
-  }
+  while (ts.isPropertyAssignment(n.parent) || ts.isObjectLiteralExpression(n.parent) || ts.isParenthesizedExpression(n.parent)) n = n.parent;
   const assignment = n.parent;
   if (!ts.isBinaryExpression(assignment) || assignment.operatorToken.kind !== ts.SyntaxKind.EqualsToken || assignment.right !== n) return undefined;
-  // A followed export's readers were read (a run with a tsconfig): the note that no recognised call reads it says where.
-  const followed = required && (member ? exportFollowed(member) : ts.isPropertyAccessExpression(assignment.left) && exportFollowed(assignment.left));
   const target = assignment.left.getText().replace(/\s+/g, '');
-  return !followed && /^(?:module\.)?exports(?:\.[\w$]+)?$/.test(target) ? target : undefined;
+  return /^(?:module\.)?exports(?:\.[\w$]+)?$/.test(target) ? target : undefined;
 }

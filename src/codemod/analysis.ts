@@ -3,12 +3,11 @@
  * followed by symbol), the types that describe v1 values (by evidence), one decision per call and
  * the path edits that follow from them. Transforms only read it.
  */
-import { dirname, relative } from 'node:path';
 import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, ARRAY_OF_ARRAY, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { isProjectSource, ResourceTypes, type Container } from './resource-types.js';
-import { declaredName, functionOf, HOLE, isModuleExports, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
+import { functionOf, HOLE, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
 import { recordsReadBack } from './files-read-back.js';
@@ -79,7 +78,7 @@ export class Analysis {
     /** Whether files the analysis does not see import this one: then its exports have readers it cannot follow. */
     private readonly importedUnseen: (sf: ts.SourceFile) => boolean,
     config: CodemodConfig = { wrappers: [] },
-    private readonly data: DataAccess = NO_DATA,
+    data: DataAccess = NO_DATA,
   ) {
     this.text = new StaticText(checker, new Map(), config.baseUrls ?? []);
     this.types = new ResourceTypes(checker);
@@ -1266,25 +1265,6 @@ export class Analysis {
   }
 
   /**
-   * Where a CommonJS module's exports may be read other than by member: by a file of the run the
-   * analysis does not read that names the module; in an analysed file, by the binding of a `require`,
-   * default or namespace import, or `import x = require()` read whole (`Object.values(PATHS)`,
-   * handed on), by a dynamic `import()`, or by a `require` of a path built at run time that names it.
-   * `const { REPOS } = require('./paths')`, `import { REPOS }` and `PATHS.REPOS` read members, which
-   * are counted on their own.
-   */
-  private requiredWhole(module: ts.SourceFile, from: ts.SourceFile): string | undefined {
-    const stem = moduleStem(module.fileName);
-    const unseen = this.data.naming(stem)[0];
-    if (unseen) return `in ${relative(dirname(from.fileName), unseen)}, which migrate-v2 does not read`;
-    const where = (n: ts.Node) => placeOf(n, from).replace(/^(?!in )/, 'in ');
-    for (const { node, taken } of this.takings(module)) {
-      if (taken.specifier === undefined || taken.whole || (taken.binding && this.readWhole(taken.binding))) return where(node);
-    }
-    return undefined;
-  }
-
-  /**
    * `super(baseUrl, '/iam/v1/groups')`, `new GroupsApi(base, '/iam/v1/groups')`: the class whose
    * constructor keeps the path in a field, the field, and the methods of that class that make a
    * request migrate-v2 recognises reading it. Undefined unless one does: the path then reaches its
@@ -1330,50 +1310,17 @@ export class Analysis {
     return readers.length > 0 ? { owner: cls.name.text, field, readers } : undefined;
   }
 
-  /** Whether an analysed file takes the module (by `require`, `import`, or a path built at run time that names it). */
-  isRequired(module: ts.SourceFile): boolean {
-    return !this.takings(module).next().done;
-  }
-
-  /** Where the analysed files take a module, as far as their text names it. */
-  private *takings(module: ts.SourceFile): Generator<{ node: ts.Node; taken: NonNullable<ReturnType<typeof moduleTaken>> }> {
-    const stem = moduleStem(module.fileName);
-    for (const sf of this.files.keys()) {
-      if (sf === module || !sf.text.includes(stem)) continue;
-      for (const node of nodesOf(sf).ofKinds(ts.SyntaxKind.CallExpression, ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.ImportEqualsDeclaration)) {
-        const taken = moduleTaken(node);
-        if (taken && (taken.specifier === undefined ? taken.argument.getText(sf).includes(stem) : moduleStem(taken.specifier) === stem)) yield { node, taken };
-      }
-    }
-  }
-
-  /** Whether a binding of a whole module is read other than by member (`PATHS.REPOS`). */
-  private readWhole(binding: ts.Identifier): boolean {
-    const declared = this.text.declarationOf(binding);
-    return this.identifiersNamed(binding.text).some((id) => id !== binding && id.getSourceFile() === binding.getSourceFile() && this.text.declarationOf(id) === declared && !(ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id));
-  }
-
   private otherUse(declaration: Holder, consumed: ReadonlySet<ts.Node>, from: ts.SourceFile): string | undefined {
-    const name = declaredName(declaration);
-    if (!ts.isIdentifier(name)) return `by a name it does not read (${placeOf(declaration, from)})`;
-    // The checker declares `exports.GROUPS = ...` by its target: the reads of it resolve to that.
-    const declared = ts.isBinaryExpression(declaration) ? declaration.left : declaration;
-    if (ts.isBinaryExpression(declaration) || (ts.isPropertyAssignment(declaration) && isModuleExports(declaration.parent.parent))) {
-      const module = declaration.getSourceFile();
-      if (this.importedUnseen(module)) return `by modules requiring ${name.text} that it does not read`;
-      const whole = this.requiredWhole(module, from);
-      if (whole) return `module.exports is read whole ${whole}`;
-    } else {
-      const owner = ts.isPropertyAssignment(declaration) ? tableOf(declaration) : declaration;
-      if (!owner) return `from a table it does not read (${placeOf(declaration, from)})`;
-      if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return `by modules importing ${name.text} that it does not read`;
-      // A table read whole (passed on, spread, iterated) has uses its members cannot account for.
-      if (owner !== declaration && this.tableReadWhole(declaration as ts.PropertyAssignment)) return `${owner.name.getText()} is read whole`;
-    }
+    if (!ts.isIdentifier(declaration.name)) return `by a name it does not read (${placeOf(declaration, from)})`;
+    const owner = ts.isPropertyAssignment(declaration) ? tableOf(declaration) : declaration;
+    if (!owner) return `from a table it does not read (${placeOf(declaration, from)})`;
+    if (isExported(owner) && this.importedUnseen(owner.getSourceFile())) return `by modules importing ${declaration.name.text} that it does not read`;
+    // A table read whole (passed on, spread, iterated) has uses its members cannot account for.
+    if (owner !== declaration && this.tableReadWhole(declaration as ts.PropertyAssignment)) return `${owner.name.getText()} is read whole`;
     // `url.searchParams.set(...)`, `url.pathname` of a `new URL(...)`: the same URL, read or built further, not another reader.
     const urlObject = ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined && isNewUrl(declaration.initializer);
-    for (const id of this.identifiersNamed(name.text)) {
-      if (id === name || this.text.declarationOf(id) !== declared) continue;
+    for (const id of this.identifiersNamed(declaration.name.text)) {
+      if (id === declaration.name || this.text.declarationOf(id) !== declaration) continue;
       if (importedAsItself(id)) continue;
       if (urlObject && ts.isPropertyAccessExpression(id.parent) && id.parent.expression === id) continue;
       const node = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
@@ -1387,10 +1334,7 @@ export class Analysis {
 
 /** `REPOS` of `import { REPOS } from './paths.js'`: it names the constant for the file's reads, which are counted themselves (not `{ REPOS as R }`, read as `R`). */
 function importedAsItself(id: ts.Identifier): boolean {
-  if (ts.isImportSpecifier(id.parent)) return !id.parent.propertyName;
-  // `const { REPOS } = require('./paths')`, CommonJS's import of the same.
-  const element = id.parent;
-  return ts.isBindingElement(element) && element.name === id && !element.propertyName && isRequireCall(element.parent.parent);
+  return ts.isImportSpecifier(id.parent) && !id.parent.propertyName;
 }
 
 /** `this.path = path`, `this.url = \`${base}${path}\`` in a constructor: the field a parameter is kept in. */
@@ -1405,49 +1349,6 @@ function keptAs(body: ts.Block, isParameter: (n: ts.Node) => boolean): string | 
   return undefined;
 }
 
-/** `paths` of `./paths.js`, `./paths`, `./paths/index.cjs`: the name a module is required by. */
-function moduleStem(path: string): string {
-  const parts = path.replace(/\.[cm]?[jt]sx?$/, '').split('/');
-  const last = parts.pop()!;
-  return last === 'index' && parts.length > 0 ? parts.pop()! : last;
-}
-
-/**
- * How a node takes a module: its specifier (undefined for a `require` of a path built at run time,
- * with that argument), the binding that holds the whole module, and whether it is read whole as it
- * stands (a dynamic `import()`, a `require()` handed on).
- */
-function moduleTaken(node: ts.Node): { specifier: string; binding?: ts.Identifier; whole: boolean } | { specifier: undefined; argument: ts.Expression } | undefined {
-  if (ts.isImportDeclaration(node)) {
-    const clause = node.importClause;
-    if (!ts.isStringLiteral(node.moduleSpecifier) || !clause || clause.isTypeOnly) return undefined;
-    const namespace = clause.namedBindings && ts.isNamespaceImport(clause.namedBindings) ? clause.namedBindings.name : undefined;
-    // `import PATHS, * as all from`: two bindings of one module, taken for a whole read rather than asked each.
-    const binding = clause.name ?? namespace;
-    return { specifier: node.moduleSpecifier.text, ...(binding ? { binding } : {}), whole: Boolean(clause.name && namespace) };
-  }
-  if (ts.isImportEqualsDeclaration(node)) {
-    const ref = node.moduleReference;
-    return ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression) ? { specifier: ref.expression.text, binding: node.name, whole: false } : undefined;
-  }
-  if (!ts.isCallExpression(node)) return undefined;
-  const dynamic = node.expression.kind === ts.SyntaxKind.ImportKeyword;
-  if (!dynamic && !(ts.isIdentifier(node.expression) && node.expression.text === 'require')) return undefined;
-  const argument = node.arguments[0];
-  if (!argument) return undefined;
-  if (!ts.isStringLiteralLike(argument)) return { specifier: undefined, argument };
-  if (dynamic) return { specifier: argument.text, whole: true };
-  let holder: ts.Node = node.parent;
-  while (ts.isParenthesizedExpression(holder)) holder = holder.parent;
-  if (ts.isPropertyAccessExpression(holder) || (ts.isVariableDeclaration(holder) && ts.isObjectBindingPattern(holder.name))) return { specifier: argument.text, whole: false };
-  return ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name) ? { specifier: argument.text, binding: holder.name, whole: false } : { specifier: argument.text, whole: true };
-}
-
-function isRequireCall(declaration: ts.Node): boolean {
-  if (!ts.isVariableDeclaration(declaration) || !declaration.initializer) return false;
-  const init = unwrap(declaration.initializer);
-  return ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require';
-}
 
 /** Only reads of these names ask the flow whether they read past a reference's hydrated fields. */
 const NOT_HYDRATED = fieldsBeyondHydration();

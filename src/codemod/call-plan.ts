@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import { collectionAfterV1Prefix, hasV1Path, pluralWords, readOneQuery, renamedFieldNames, rewriteV1Paths, V1_LIST_KEYS, type Operation } from '../contract/index.js';
 import { placeOf } from './places.js';
-import { HOLE, initializerOf, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
+import { HOLE, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 
 export type Verdict = 'migrate' | 'keep' | 'note';
@@ -102,7 +102,7 @@ function untouchedRead(e: ts.Expression): boolean {
 function holderOf(literal: PathLiteral, call: V1Call): FollowedReference['declaration'] | undefined {
   for (const ref of call.parts.references) {
     const d = ref.declaration;
-    const init = initializerOf(d);
+    const init = ts.isVariableDeclaration(d) ? d.initializer : d.initializer;
     if (init && literal.pos >= init.pos && literal.end <= init.end) return d;
   }
   return undefined;
@@ -239,8 +239,7 @@ export class CallPlan {
         continue;
       }
       // A class's constant is not copied: a copy would be a member of its own, read by a name the calls do not use.
-      // Nor a CommonJS export: its readers are in other modules, which a copy would not reach.
-      const copy = holder && !ts.isPropertyDeclaration(holder) && !ts.isBinaryExpression(holder) && this.split(holder, literal, other ? migrating : staying, !other);
+      const copy = holder && !ts.isPropertyDeclaration(holder) && this.split(holder, literal, other ? migrating : staying, !other);
       if (copy) {
         if (!other) this.rewrites.set(literal, rewriteV1Paths(literalSource(literal)));
         else this.unfollowed.set(holder, copy.name);

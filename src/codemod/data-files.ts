@@ -15,16 +15,14 @@ import type { Reply } from './double-replies.js';
 import { nodesOf } from './file-nodes.js';
 import { unwrap, type StaticText } from './static-text.js';
 
-/** What the engine lets the analysis read of JSON files, and of the run's files it does not analyse. */
+/** What the engine lets the analysis read of JSON files. */
 export interface DataAccess {
   read(path: string): string | undefined;
   /** Files of the run the analysis does not read that name the file (they may load it for something else). */
   otherLoaders(path: string): string[];
-  /** Files of the run the analysis does not read whose text holds `text` (a module's name: they may load it). */
-  naming(text: string): string[];
 }
 
-export const NO_DATA: DataAccess = { read: () => undefined, otherLoaders: () => [], naming: () => [] };
+export const NO_DATA: DataAccess = { read: () => undefined, otherLoaders: () => [] };
 
 export interface DataFile {
   path: string;

@@ -147,20 +147,19 @@ function importedFiles(raws: ReadonlyMap<string, string>): Set<string> {
   return out;
 }
 
-/** The files of the run that files outside it (of the tsconfig) import by a relative path. */
-function importedFromOutside(raws: ReadonlyMap<string, string>, sources: readonly string[]): Set<string> {
-  const outside = sources.filter((f) => !raws.has(resolve(f)));
+/** The files of the run that files outside it (of the tsconfig) import, as the tsconfig resolves their imports and requires. */
+function importedFromOutside(raws: ReadonlyMap<string, string>, sources: readonly string[], resolveImport: ImportResolver): Set<string> {
   const out = new Set<string>();
-  if (outside.length === 0) return out;
-  const byStem = stemIndex(raws);
-  for (const path of outside) {
+  const importsOf = resolvedImports(resolveImport);
+  for (const path of sources) {
+    if (raws.has(resolve(path))) continue;
     let raw: string;
     try {
       raw = readFileSync(path, 'utf8');
     } catch {
       continue;
     }
-    for (const dep of importsOf(resolve(path), raw, byStem)) out.add(dep);
+    for (const dep of importsOf(resolve(path), raw)) if (raws.has(dep)) out.add(dep);
   }
   return out;
 }
@@ -224,10 +223,8 @@ function dataAccess(raws: ReadonlyMap<string, string>, analysed: ReadonlySet<str
       }
     },
     otherLoaders(path) {
-      return this.naming(basename(path));
-    },
-    naming(text) {
-      return [...raws].filter(([file, raw]) => !analysed.has(file) && raw.includes(text)).map(([file]) => file);
+      const name = basename(path);
+      return [...raws].filter(([file, raw]) => !analysed.has(file) && raw.includes(name)).map(([file]) => file);
     },
   };
 }
@@ -458,7 +455,7 @@ function runWithContract(files: readonly string[], transforms: readonly Transfor
       // Without a tsconfig the program resolves no imports: a file another file imports has readers it
       // cannot see. With one, the files it names outside the run (`migrate-v2 src` of a tsconfig that
       // also takes `tools/`) are readers the run does not see either.
-      imported: options.tsconfig ? importedFromOutside(raws, config.sources) : importedFiles(raws),
+      imported: resolveImport ? importedFromOutside(raws, config.sources, resolveImport) : importedFiles(raws),
       data: dataAccess(raws, selected),
       trees: new Map(),
       outcomeOf,

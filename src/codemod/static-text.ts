@@ -13,16 +13,13 @@ export const HOLE = '\u0001';
 /** Stands for a parameter of a function being read as a wrapper (wrappers.ts): its path, whatever it is. */
 export const PARAMETER_MARK = '\u0002';
 
-/** `exports.GROUPS = '/iam/v1/groups'` at a CommonJS module's top level. */
-export type ModuleExport = ts.BinaryExpression & { left: ts.PropertyAccessExpression & { name: ts.Identifier } };
-
 export type PathLiteral = ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.TemplateHead | ts.TemplateMiddle | ts.TemplateTail;
 
 /** A name followed to the declaration that gives it a value: `REPO_PATH`, `PATHS.groups`. */
 export interface FollowedReference {
   node: ts.Identifier | ts.PropertyAccessExpression;
-  /** A const, a member of a const table, a class's `static readonly` member, or a CommonJS export set where its module starts (`exports.GROUPS = '...'`). */
-  declaration: ts.VariableDeclaration | ts.PropertyAssignment | ts.PropertyDeclaration | ModuleExport;
+  /** A const, a member of a const table, or a class's `static readonly` member. */
+  declaration: ts.VariableDeclaration | ts.PropertyAssignment | ts.PropertyDeclaration;
 }
 
 export interface Evaluated {
@@ -162,13 +159,11 @@ export class StaticText {
       // A member of a table is fixed only when the table is a const.
       const table = declaration.parent.parent;
       const owner = ts.isAsExpression(table) || ts.isSatisfiesExpression(table) ? table.parent : table;
-      if ((ts.isVariableDeclaration(owner) && isConst(owner)) || exportFollowed(declaration)) return { node, declaration, value: declaration.initializer };
+      if (ts.isVariableDeclaration(owner) && isConst(owner)) return { node, declaration, value: declaration.initializer };
       // `Platform.PATHS.groups` of `static readonly PATHS = { groups: '/iam/v1/groups' }`, read by the class's name.
       const read = ts.isPropertyAccessExpression(node) ? unwrap(node.expression) : undefined;
       if (ts.isPropertyDeclaration(owner) && isStaticReadonly(owner) && read && ts.isPropertyAccessExpression(read) && readByClassName(read, owner)) return { node, declaration, value: declaration.initializer };
     }
-    const exported = moduleExportOf(declaration);
-    if (exported) return { node, declaration: exported, value: exported.right };
     // `Groups.PATH` of `private static readonly PATH = '/iam/v1/groups'`; never `this.PATH`, which a subclass may override.
     if (ts.isPropertyDeclaration(declaration) && declaration.initializer && isStaticReadonly(declaration) && readByClassName(node, declaration)) return { node, declaration, value: declaration.initializer };
     return undefined;
@@ -347,47 +342,6 @@ export function exportedValue(declaration: ts.Declaration): ts.Expression | unde
   const assignment: ts.Node = ts.isBinaryExpression(declaration) ? declaration : declaration.parent;
   const target = (ts.isPropertyAccessExpression(declaration) || ts.isElementAccessExpression(declaration)) ? declaration : ts.isBinaryExpression(declaration) ? declaration.left : undefined;
   return target && ts.isBinaryExpression(assignment) && assignment.left === target && assignment.operatorToken.kind === ts.SyntaxKind.EqualsToken ? assignment.right : undefined;
-}
-
-/**
- * `module.exports = {...}`, `exports.GROUPS = ...` at a CommonJS module's top level: what it sets is
- * as fixed as a const's, the module running that statement once, when it is first required.
- */
-export function isModuleExports(node: ts.Node): boolean {
-  if (!ts.isBinaryExpression(node) || node.operatorToken.kind !== ts.SyntaxKind.EqualsToken || !ts.isExpressionStatement(node.parent) || !ts.isSourceFile(node.parent.parent)) return false;
-  return /^(?:module\.exports|(?:module\.)?exports\.[\w$]+)$/.test(node.left.getText());
-}
-
-/**
- * Whether a CommonJS export is followed into the modules that require it, as a const is: a member of
- * `module.exports = {...}`, or `exports.GROUPS = ...`, set where the module starts and nowhere else.
- */
-export function exportFollowed(declaration: ts.PropertyAssignment | ts.PropertyAccessExpression): boolean {
-  if (ts.isPropertyAccessExpression(declaration)) return moduleExportOf(declaration) !== undefined;
-  return ts.isObjectLiteralExpression(declaration.parent) && isModuleExports(declaration.parent.parent) && !setAgain(declaration, 0);
-}
-
-/** `exports.GROUPS = ...` of the `exports.GROUPS` the checker declares the export by. */
-function moduleExportOf(declaration: ts.Declaration): ModuleExport | undefined {
-  const assignment = declaration.parent;
-  return ts.isPropertyAccessExpression(declaration) && ts.isIdentifier(declaration.name) && assignment.kind === ts.SyntaxKind.BinaryExpression && (assignment as ts.BinaryExpression).left === declaration && isModuleExports(assignment) && !setAgain(declaration, 1) ? (assignment as ModuleExport) : undefined;
-}
-
-/** Whether the module assigns `exports.NAME` more often than `own` times (its own setting): then its value is not fixed. */
-function setAgain(declaration: ts.PropertyAssignment | ts.PropertyAccessExpression, own: number): boolean {
-  const name = declaration.name.getText();
-  const sets = declaration.getSourceFile().text.match(new RegExp(`\\bexports\\s*\\.\\s*${name.replace(/\$/g, '\\$')}\\s*=(?!=)`, 'g'));
-  return (sets?.length ?? 0) > own;
-}
-
-/** The value a followed declaration gives its name. */
-export function initializerOf(declaration: FollowedReference['declaration']): ts.Expression | undefined {
-  return ts.isBinaryExpression(declaration) ? declaration.right : declaration.initializer;
-}
-
-/** The name a followed declaration declares. */
-export function declaredName(declaration: FollowedReference['declaration']): ts.PropertyName | ts.BindingName {
-  return ts.isBinaryExpression(declaration) ? declaration.left.name : declaration.name;
 }
 
 /** `check(res)` that tests a response and returns it: a function that gives back its first parameter whenever it returns. */

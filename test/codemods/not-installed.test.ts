@@ -4,11 +4,11 @@
  * on the terminal, in both reports, as an annotation, and through merge-reports. A path alias and a
  * module a declaration file declares are not packages; installed, nothing is said.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { projectOf } from '../helpers/project.js';
 
 const FILES: Record<string, string> = {
   'tsconfig.json': JSON.stringify({
@@ -40,19 +40,10 @@ const INSTALLED: Record<string, string> = {
   'node_modules/@acme/pad/strings.d.ts': 'export declare function pad(text: string): string;\n',
 };
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mv2-not-installed-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
-
 const WARNING = /the type check cannot find packages the files it checks import \(@acme\/pad, http-retry-kit\)/;
 
 it('names the packages the checked files import that are not installed, and no alias or declared module', async () => {
-  const dir = project(FILES);
+  const dir = projectOf(FILES);
   const r = await runCli(['.', '--report', 'run.json', '--report', 'run.md'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toMatch(/1 files scanned, 1 to change/);
@@ -74,7 +65,7 @@ it('names the packages the checked files import that are not installed, and no a
 });
 
 it('says nothing of packages once they are installed', async () => {
-  const dir = project({ ...FILES, ...INSTALLED });
+  const dir = projectOf({ ...FILES, ...INSTALLED });
   const r = await runCli(['.', '--report', 'run.json', '--report', 'run.md'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toMatch(/1 files scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before \d+, after \d+/);
@@ -100,13 +91,13 @@ const GLOBAL_TYPES: Record<string, string> = {
 };
 
 it('reads the @types packages a tsconfig without `types` takes in before TypeScript 6, and not after it', async () => {
-  const before = project(GLOBAL_TYPES);
+  const before = projectOf(GLOBAL_TYPES);
   const r = await runCli(['.'], { cwd: before });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toMatch(/1 files scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before 0, after 0/);
 
   // A project that installs TypeScript 6 builds without them, and so does its self-check.
-  const after = project({ ...GLOBAL_TYPES, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' });
+  const after = projectOf({ ...GLOBAL_TYPES, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' });
   const six = await runCli(['.'], { cwd: after });
   expect(six.code, six.stderr).toBe(0);
   expect(six.stderr).toMatch(/type errors before 1, after 1/);
@@ -138,12 +129,12 @@ const LAX: Record<string, string> = {
 };
 
 it('checks a project built before TypeScript 6 with `strict` and `esModuleInterop` as TypeScript 5 took them where its tsconfig leaves them unset, as its tsc does', async () => {
-  const five = await runCli(['.'], { cwd: project(LAX) });
+  const five = await runCli(['.'], { cwd: projectOf(LAX) });
   expect(five.code, five.stderr).toBe(0);
   expect(five.stderr).toMatch(/type errors before 0, after 0/);
 
   // TypeScript 6 turned `strict` and `esModuleInterop` on: the untyped parameter and the call of the namespace are errors there, before and after.
-  const six = await runCli(['.'], { cwd: project({ ...LAX, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' }) });
+  const six = await runCli(['.'], { cwd: projectOf({ ...LAX, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' }) });
   expect(six.code, six.stderr).toBe(0);
   expect(six.stderr).toMatch(/type errors before [1-9]\d*, after [1-9]/);
 });

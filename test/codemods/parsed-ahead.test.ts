@@ -2,21 +2,14 @@
  * The typed scope parses the candidates before the program exists; the program takes those trees
  * in place of a second parse, but only where it would have parsed the file the same way.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { hostWithTexts, ParsedAhead } from '../../src/codemod/program.js';
+import { projectOf } from '../helpers/project.js';
 
 const NODE_NEXT: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, types: [] };
 
-/** A folder of files; its `package.json` says whether .ts files are ES modules. */
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mv2-ahead-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
 
 /** A program over `path` whose host takes the trees `ahead` kept. */
 function programOver(path: string, text: string, options: ts.CompilerOptions, ahead: ParsedAhead) {
@@ -29,7 +22,7 @@ const TEXT = "export const group = { id: 'g1' };\nexport type Group = typeof gro
 
 describe('trees parsed ahead of the program', () => {
   it('are taken by a program that parses the file alike: the same tree, its module format told by package.json', () => {
-    const dir = project({ 'package.json': '{ "type": "module" }', 'a.ts': TEXT });
+    const dir = projectOf({ 'package.json': '{ "type": "module" }', 'a.ts': TEXT });
     const path = join(dir, 'a.ts');
     const ahead = new ParsedAhead(NODE_NEXT, 10);
     const parsed = ahead.parse(path, TEXT);
@@ -43,7 +36,7 @@ describe('trees parsed ahead of the program', () => {
   });
 
   it('are not taken where the program parses otherwise: another target, another module format', () => {
-    const dir = project({ 'package.json': '{ "type": "commonjs" }', 'a.ts': TEXT });
+    const dir = projectOf({ 'package.json': '{ "type": "commonjs" }', 'a.ts': TEXT });
     const path = join(dir, 'a.ts');
     const esm = new ParsedAhead({ ...NODE_NEXT, target: ts.ScriptTarget.ES2020 }, 10);
     const parsed = esm.parse(path, TEXT);
@@ -54,7 +47,7 @@ describe('trees parsed ahead of the program', () => {
   });
 
   it('are kept up to the limit only: past it, none', () => {
-    const dir = project({ 'a.ts': TEXT, 'b.ts': TEXT });
+    const dir = projectOf({ 'a.ts': TEXT, 'b.ts': TEXT });
     const ahead = new ParsedAhead(NODE_NEXT, 1);
     const a = ahead.parse(join(dir, 'a.ts'), TEXT);
     ahead.parse(join(dir, 'b.ts'), TEXT);

@@ -4,11 +4,11 @@
  * they call, by a relative path or through the package's `imports`, is not rewritten for v2's
  * lists. Run over the whole tsconfig, it migrates.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { projectOf } from '../helpers/project.js';
 
 const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', allowJs: true, checkJs: false, noEmit: true, types: [] }, include: ['src', 'tools'] });
 
@@ -28,17 +28,8 @@ const READER: Record<string, string> = {
   'tools/repos.js': "'use strict';\nconst api = require('../src/api');\n\napi.list('/registry/v1/repos').then((repos) => console.log(repos.length));\n",
 };
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mv2-outside-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
-
 it('keeps a list reader on v1 where files outside the run hand it their paths', async () => {
-  const dir = project(READER);
+  const dir = projectOf(READER);
   const part = await runCli(['src', '--tsconfig', 'tsconfig.json', '--write', '--allow-dirty'], { cwd: dir });
   expect(part.code, part.stderr).toBe(0);
   expect(part.stderr).toMatch(/list\(\) reads the records of every list it is handed in one place.*modules that import it from outside the run may hand it v1 paths/);
@@ -57,7 +48,7 @@ it('reads the imports of files outside the run as the tsconfig resolves them (a 
     'package.json': JSON.stringify({ name: 'ops', private: true, imports: { '#api': './src/api.js' } }),
     'tools/repos.js': "'use strict';\nconst api = require('#api');\n\napi.list('/registry/v1/repos').then((repos) => console.log(repos.length));\n",
   };
-  const dir = project(files);
+  const dir = projectOf(files);
   const part = await runCli(['src', '--tsconfig', 'tsconfig.json', '--write', '--allow-dirty'], { cwd: dir });
   expect(part.code, part.stderr).toBe(0);
   expect(part.stderr).toMatch(/modules that import it from outside the run may hand it v1 paths/);

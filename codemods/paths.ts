@@ -11,7 +11,7 @@ import { isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-t
 import { v2CopyText, type PathCopy } from '../src/codemod/call-plan.js';
 import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
 import { nodesOf } from './helpers.js';
-import { calleeOf, placeOf } from '../src/codemod/places.js';
+import { calleeOf, placeIn } from '../src/codemod/places.js';
 import { handedAsWritten } from '../src/codemod/analysis.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
@@ -162,7 +162,7 @@ export const paths: Transform = {
 function readBy(ctx: TransformContext, literal: PathLiteral): string {
   const readers = ctx.analysis.readersOf(literal);
   if (readers.length === 0) return '';
-  const shown = [...new Set(readers.map((call) => `${calleeOf(call)}() ${placeOf(call, ctx.sf).replace(/^(?!in )/, 'in ')}`))];
+  const shown = [...new Set(readers.map((call) => `${calleeOf(call)}() ${placeIn(call, ctx.sf)}`))];
   return ` (${shown.slice(0, 3).join('; ')}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}: calls it does not take for requests)`;
 }
 

@@ -14,7 +14,7 @@ import { recordsReadBack } from './files-read-back.js';
 import { harmlessCallee, readsNoFieldByName } from './callees-reading-nothing.js';
 import { ofEntityAdapter } from './entity-adapters.js';
 import { timesCompared } from './times-compared.js';
-import { calleeOf, functionName, placeOf } from './places.js';
+import { calleeOf, functionName, placeIn, placeOf } from './places.js';
 import { forEachNode, isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { listTakenOnly, missingBy, readsAsOne } from './read-one.js';
@@ -203,12 +203,15 @@ export class Analysis {
     const fn = functionOf(call.expression, (n) => this.text.declarationOf(n));
     if (!fn || !isProjectSource(fn.getSourceFile())) return false;
     let requests = this.requesting.get(fn);
-    if (requests === undefined) {
-      requests = false;
-      forEachNode(fn, (n) => (requests ||= ts.isCallExpression(n) && recognise(n, this.text) !== undefined));
-      this.requesting.set(fn, requests);
-    }
+    if (requests === undefined) this.requesting.set(fn, (requests = this.makesRequest(fn)));
     return requests;
+  }
+
+  /** Whether a function's body makes a request migrate-v2 recognises; with `wrapped`, through a wrapper of the program too. */
+  private makesRequest(body: ts.Node, wrapped = false): boolean {
+    let found = false;
+    forEachNode(body, (n) => (found ||= ts.isCallExpression(n) && (recognise(n, this.text) !== undefined || (wrapped && this.wrappers.viaWrapper(n) !== undefined))));
+    return found;
   }
 
   callsIn(sf: ts.SourceFile): readonly V1Call[] {
@@ -286,7 +289,7 @@ export class Analysis {
         const wrapper = fn && node.right !== fn ? this.wrappers.byFunction.get(fn) : undefined;
         if (!wrapper) continue;
         for (const call of this.plan.calls) {
-          if (call.via === wrapper) this.plan.demote(call, `${staysOnV1(call)}: ${wrapper.name}() is replaced by an assignment ${placeOf(node, call.call.getSourceFile()).replace(/^(?!in )/, 'in ')}, whose answer keeps v1's shape where migrate-v2 does not follow it; migrate them together by hand`);
+          if (call.via === wrapper) this.plan.demote(call, `${staysOnV1(call)}: ${wrapper.name}() is replaced by an assignment ${placeIn(node, call.call.getSourceFile())}, whose answer keeps v1's shape where migrate-v2 does not follow it; migrate them together by hand`);
         }
       }
     }
@@ -725,7 +728,7 @@ export class Analysis {
             const owner = this.types.recordTypeOf(this.checker.getTypeAtLocation(arg));
             for (const call of ((owner && this.types.seenOn.get(owner)) ?? []) as Set<V1Call>) {
               if (!this.plan.migrates(call)) continue;
-              this.plan.demote(call, `${staysOnV1(call)}: its ${call.resource.singular} records (${containerName(owner!)}) are handed to ${calleeOf(reader)}() ${placeOf(reader, call.call.getSourceFile()).replace(/^(?!in )/, 'in ')} with a v1 path no call migrate-v2 recognises reads, which stays on v1 and reads them by v1's names (${renamesInWords(call.resource)}); migrate them together by hand`);
+              this.plan.demote(call, `${staysOnV1(call)}: its ${call.resource.singular} records (${containerName(owner!)}) are handed to ${calleeOf(reader)}() ${placeIn(reader, call.call.getSourceFile())} with a v1 path no call migrate-v2 recognises reads, which stays on v1 and reads them by v1's names (${renamesInWords(call.resource)}); migrate them together by hand`);
               kept = true;
             }
           }
@@ -1320,12 +1323,8 @@ export class Analysis {
     const readers = cls.members.flatMap((m) => {
       if (!(ts.isMethodDeclaration(m) || ts.isGetAccessorDeclaration(m)) || !m.body || !ts.isIdentifier(m.name)) return [];
       let reads = false;
-      let requests = false;
-      forEachNode(m.body, (n) => {
-        reads ||= ts.isPropertyAccessExpression(n) && n.expression.kind === ts.SyntaxKind.ThisKeyword && n.name.text === field;
-        requests ||= ts.isCallExpression(n) && (recognise(n, this.text) !== undefined || this.wrappers.viaWrapper(n) !== undefined);
-      });
-      return reads && requests ? [`${cls.name!.text}.${m.name.text}()`] : [];
+      forEachNode(m.body, (n) => void (reads ||= ts.isPropertyAccessExpression(n) && n.expression.kind === ts.SyntaxKind.ThisKeyword && n.name.text === field));
+      return reads && this.makesRequest(m.body, true) ? [`${cls.name!.text}.${m.name.text}()`] : [];
     });
     return readers.length > 0 ? { owner: cls.name.text, field, readers } : undefined;
   }
@@ -1346,7 +1345,7 @@ export class Analysis {
       const node = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
       if (consumed.has(node)) continue;
       const call = readingCall(id);
-      return call ? `by ${calleeOf(call)}() ${placeOf(call, from).replace(/^(?!in )/, 'in ')}` : placeOf(node, from).replace(/^(?!in )/, 'in ');
+      return call ? `by ${calleeOf(call)}() ${placeIn(call, from)}` : placeIn(node, from);
     }
     return undefined;
   }
@@ -1378,7 +1377,6 @@ function keptAs(body: ts.Block, isParameter: (n: ts.Node) => boolean): string | 
   }
   return undefined;
 }
-
 
 /** Only reads of these names ask the flow whether they read past a reference's hydrated fields. */
 const NOT_HYDRATED = fieldsBeyondHydration();

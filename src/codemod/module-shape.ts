@@ -175,7 +175,7 @@ function readRequire(statement: ts.Statement, imports: Map<string, Imported>): b
 }
 
 /** `module.exports` itself, or the name `exports.x` and `module.exports.x` export. */
-function exportsTarget(e: ts.Expression): string | undefined {
+export function exportsTarget(e: ts.Expression): string | undefined {
   if (!ts.isPropertyAccessExpression(e)) return undefined;
   const owner = e.expression.getText();
   if (owner === 'module' && e.name.text === 'exports') return 'module.exports';

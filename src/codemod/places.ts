@@ -2,6 +2,7 @@
 import { dirname, relative } from 'node:path';
 import { ts } from 'ts-morph';
 import { isTestCall } from './test-doubles.js';
+import { exportsTarget } from './module-shape.js';
 
 /**
  * Where a node stands, for notes: the test or function it is in, and its file when that is another
@@ -13,6 +14,11 @@ export function placeOf(node: ts.Node, from: ts.SourceFile): string {
   const file = sf === from ? '' : relative(dirname(from.fileName), sf.fileName) || sf.fileName.split('/').pop()!;
   const within = enclosingName(node);
   return [within, file].filter(Boolean).join(', ') || 'in top-level code';
+}
+
+/** `in f()`, `in test "x"`, `in top-level code`, `in f(), b.ts`: where a node stands, as a note after a name says it. */
+export function placeIn(node: ts.Node, from: ts.SourceFile): string {
+  return placeOf(node, from).replace(/^(?!in )/, 'in ');
 }
 
 /**
@@ -42,8 +48,8 @@ export function functionName(fn: ts.SignatureDeclaration): string | undefined {
   if (fn.name) return fn.name.getText();
   const holder = fn.parent;
   if (ts.isVariableDeclaration(holder) || ts.isPropertyAssignment(holder) || ts.isPropertyDeclaration(holder)) return holder.name.getText();
-  const exported = ts.isBinaryExpression(holder) && holder.right === fn ? /^(?:module\.)?exports\.([\w$]+)$/.exec(holder.left.getText().replace(/\s+/g, '')) : null;
-  return exported?.[1];
+  const exported = ts.isBinaryExpression(holder) && holder.right === fn ? exportsTarget(holder.left) : undefined;
+  return exported === 'module.exports' ? undefined : exported;
 }
 
 /** `test "title"` of an it/test callback, or `name()` of the function a node stands in. */

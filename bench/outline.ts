@@ -51,8 +51,10 @@ async function dryRun(build: Build, root: string): Promise<OutlineRun> {
   const wall = (performance.now() - started) / 1000;
   const lines = stderr.trimEnd().split('\n');
   const { maxRssMiB, cpuSeconds } = JSON.parse(lines.pop()!) as { maxRssMiB: number; cpuSeconds: number };
-  const summary = lines.at(-1)!.replace(/, [\d.]+ s$/, '');
-  const output = createHash('sha256').update(stdout).update(lines.slice(0, -1).join('\n')).digest('hex').slice(0, 12);
+  // Warnings (packages not installed) may follow the summary line.
+  const summaryLine = lines.findLast((l) => / files scanned, /.test(l)) ?? '';
+  const summary = summaryLine.replace(/, [\d.]+ s$/, '');
+  const output = createHash('sha256').update(stdout).update(lines.filter((l) => l !== summaryLine).join('\n')).digest('hex').slice(0, 12);
   return { wall, cpuSeconds, maxRssMiB, summary, output };
 }
 
@@ -72,7 +74,9 @@ export async function benchOutline(): Promise<string> {
     rmSync(root, { recursive: true, force: true });
   }
   const current = runs.get(all.at(-1)!)!;
-  const outputs = new Set([...runs.values()].flat().map((r) => r.output));
+  const outputs = new Set(current.map((r) => r.output));
+  const base = all.length > 1 ? runs.get(all[0]!)! : undefined;
+  const baseAgrees = base && base.every((r) => current.every((c) => c.output === r.output));
   const rows = all.map((build) => {
     const r = runs.get(build)!;
     return `| ${build.label} | ${fmt(median(r.map((x) => x.wall)), 2)} s (${r.map((x) => fmt(x.wall, 2)).join(', ')}) | ${fmt(median(r.map((x) => x.cpuSeconds)), 2)} s | ${fmt(median(r.map((x) => x.maxRssMiB)), 0)} MiB | ${r[0]!.output} | ${r[0]!.summary} |`;
@@ -90,7 +94,7 @@ export async function benchOutline(): Promise<string> {
     '|---|---|---|---|---|---|',
     ...rows,
     '',
-    `Target: under ${TARGET_SECONDS} s with the same output: ${verdict(median(current.map((x) => x.wall)) < TARGET_SECONDS && outputs.size === 1)} (${outputs.size === 1 ? 'every run gave the same diffs and review list' : '**the diffs or review lists differ**'}).`,
+    `Target: under ${TARGET_SECONDS} s with the same output: ${verdict(median(current.map((x) => x.wall)) < TARGET_SECONDS && outputs.size === 1)} (${outputs.size === 1 ? "this build's runs gave the same diffs and review list" : "**this build's runs differ in their diffs or review lists**"}${base ? `; ${baseAgrees ? 'the same as the base' : "the base's differ: a base with other migration rules migrates the same files otherwise, so compare the diffs"}` : ''}).`,
     '',
   ].join('\n');
 }

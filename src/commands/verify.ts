@@ -171,6 +171,7 @@ export async function verifyCommand(o: VerifyCommandOptions, io: VerifyIo): Prom
       ...(parts ? { parts } : {}),
       pageSize,
       maxPages,
+      ...(emulator ? { afterLargeV1: (await import('../verify/full-collection.js')).fullCollection() } : {}),
       ...(io.progress
         ? { onProgress: (p) => io.progress!(`compared ${p.compared} · pages ${p.pages} · requests ${client.stats.requests} · retries ${client.stats.retries} · ${((Date.now() - started) / 1000).toFixed(1)} s`) }
         : {}),

@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, ARRAY_OF_ARRAY, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { isProjectSource, ResourceTypes, type Container } from './resource-types.js';
-import { functionOf, HOLE, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
+import { functionOf, HOLE, returnedExpressions, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
 import { TypeEvidence } from './type-evidence.js';
 import { answersReadOutOfSight, lostAnswer, valueUsed } from './lost-answers.js';
 import { recordsReadBack } from './files-read-back.js';
@@ -31,6 +31,7 @@ import { DoublePlan } from './double-plan.js';
 import { NO_DATA, type DataAccess } from './data-files.js';
 import { updateMask } from './update-masks.js';
 import { filePaging, sendsPages, type ListPaging } from './paging.js';
+import { resolversOf, type Resolver } from './graphql-resolvers.js';
 
 /** Calls whose answer holds records of their kind, and calls that name a record by its id in the URL (its own, or a create's parent). */
 const GIVES_RECORDS = new Set(['list', 'get-by-list', 'create', 'update']);
@@ -67,6 +68,8 @@ export class Analysis {
   private readonly unmigratedTypes: UnmigratedAnswerType[] = [];
   /** Names of the fields v2beta1 does not serve, as the contract stands for this run (assumptions may be rejected). */
   readonly goneFields = goneFieldNames();
+  /** Functions the files hand to a GraphQL library, which reads what they return by the schema's field names. */
+  private readonly resolvers: Resolver[] = [];
   /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
   readonly readerGets = new Map<V1Call, ReaderGet>();
   /** The test doubles of v1 (stubs, mocks, recordings, expectations) and their decisions. */
@@ -114,6 +117,7 @@ export class Analysis {
     this.keepUntypedRecordsPutInMembers();
     this.keepRecordsGivenBackUnfollowed();
     this.keepUntypedRecordsReturnedToImporters();
+    this.keepRecordsReturnedToGraphql();
     this.keepRecordsReadBackFromFiles();
     // Decisions and types depend on each other: a type shared with a call that stays on v1 keeps
     // its v1 names, which keeps its other calls on v1 too. Rounds of the checker's evidence and the
@@ -955,6 +959,23 @@ export class Analysis {
   }
 
   /**
+   * `resolvers: { Query: { groups: () => listGroups() } }` handed to `new ApolloServer()`,
+   * `resolve: () => listGroups()` in `new GraphQLObjectType()`: the library reads the records a
+   * resolver returns by the names its schema gives their fields, v1's (`type Group { id: ID! }`),
+   * and answers null (or an error, for `ID!`) where v2 renamed them. The call whose records a
+   * resolver returns stays on v1 with a note; so do the calls whose record types such records have
+   * (markSharedTypes), read where the flow does not reach, in another module.
+   */
+  private keepRecordsReturnedToGraphql(): void {
+    for (const file of this.files.values()) this.resolvers.push(...resolversOf(file.sf, (n) => this.text.declarationOf(n)));
+    for (const r of this.resolvers) {
+      const shape = this.files.get(r.fn.getSourceFile())?.flow.returnOf(r.fn);
+      if (!shape || !('call' in shape) || !shape.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
+      this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${returnedToGraphql(r, shape.call.resource)}`);
+    }
+  }
+
+  /**
    * Whether a module of the analysed files imports this one (with a tsconfig, importers join the
    * program) and reads what it returns unfollowed: a test with doubles asks the module's flow instead.
    */
@@ -1200,6 +1221,9 @@ export class Analysis {
     for (const node of this.dataTypes) this.types.markData(node, "data the program parses itself (JSON.parse), whose keys stay v1's: give the v2 records a type of their own");
     for (const { type, request } of this.unmigratedTypes) this.types.markData(type, `the answer of a v1 request that migrate-v2 cannot migrate (${placeOf(request, request.getSourceFile())}), whose keys stay v1's: migrate that request with these calls, or give the v2 records a type of their own`);
     for (const { type, request } of this.lostAnswerTypes()) this.types.markData(type, `the answer of a v1 call that stays on v1 (${placeOf(request, request.getSourceFile())}), read where migrate-v2 does not follow it, whose keys stay v1's: migrate them together by hand, or give the v2 records a type of their own`);
+    for (const r of this.resolvers) {
+      for (const e of returnedExpressions(r.fn)) this.types.markDataOf(this.checker.getTypeAtLocation(e), `the records ${r.path} returns to ${r.handedTo}, whose schema reads their fields by v1's names: migrate them with the schema by hand`);
+    }
     this.types.seenThroughFeeders();
     for (const [container, calls] of this.types.seenOn) {
       const v1Calls = [...calls] as V1Call[];
@@ -1661,6 +1685,10 @@ function handsOn(parameter: ts.ParameterDeclaration, declarationOf: (n: ts.Node)
 }
 
 /** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
+function returnedToGraphql(r: Resolver, resource: ResourceContract): string {
+  return `its records are returned by ${r.path} to ${r.handedTo}, whose GraphQL schema reads their fields by v1's names where migrate-v2 does not follow (${renamesInWords(resource)}); migrate it with the schema by hand`;
+}
+
 function recordsOutOfSight(call: V1Call, where: string): string {
   return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesInWords(call.resource)}); migrate it by hand, or give the records a type`;
 }

@@ -26,7 +26,7 @@ export function placeIn(node: ts.Node, from: ts.SourceFile): string {
  * arguments (`Promise.resolve().then`, `groups.filter().map`). Never the arguments' text: the run may
  * rewrite what they read, and a second run must write the same note.
  */
-export function calleeOf(call: ts.CallExpression): string {
+export function calleeOf(call: ts.CallExpression | ts.NewExpression): string {
   const name = (e: ts.Expression): string => {
     const n = ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAwaitExpression(e) ? e.expression : e;
     if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) return n.text;

@@ -283,7 +283,12 @@ export class ResourceTypes {
    * that data is, for the note).
    */
   markData(node: ts.TypeNode, why: string): void {
-    for (const owner of this.recordOwners(this.checker.getTypeFromTypeNode(node))) {
+    this.markDataOf(this.checker.getTypeFromTypeNode(node), why);
+  }
+
+  /** markData of a value's type: the record types it is made of keep their names. */
+  markDataOf(type: ts.Type, why: string): void {
+    for (const owner of this.recordOwners(type)) {
       if (!this.containers.has(owner) || this.fromData.has(owner)) continue;
       // `ListResponse<Repo>` there: the list type keeps its names for that data, and each list that migrates gets a v2 copy of its own (needsCopies).
       const generic = this.generics.get(owner);

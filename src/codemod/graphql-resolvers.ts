@@ -13,6 +13,13 @@ import { returnedExpressions, unwrap } from './static-text.js';
 /** Modules whose schemas read what resolvers return by field name (servers, schema builders, graphql-js itself). */
 const GRAPHQL_MODULE = /^(?:graphql|graphql-yoga|@graphql-yoga\/.+|@graphql-tools\/.+|@apollo\/server(?:\/.+)?|@apollo\/subgraph|apollo-server(?:-.+)?|mercurius|graphql-http(?:\/.+)?|@pothos\/core|nexus)$/;
 
+/**
+ * The keys resolvers sit under: `resolvers` (Apollo, graphql-tools, yoga), `rootValue`, a field's
+ * `resolve` or `subscribe` in `fields`. Functions under other options (`context`, `plugins`,
+ * `formatError`) are the server's own and answer no records to a schema.
+ */
+const RESOLVER_KEY = /^(?:resolvers|rootValue|fields|resolve|subscribe)$/;
+
 export interface Resolver {
   fn: ts.SignatureDeclaration;
   /** Its place in what it is handed in (`resolvers.Query.groups`). */
@@ -58,6 +65,7 @@ export function resolversOf(sf: ts.SourceFile, declarationOf: (n: ts.Node) => ts
     if (!root || !names.has(root)) continue;
     const handedTo = `${ts.isNewExpression(call) ? 'new ' : ''}${calleeOf(call)}()`;
     const add = (fn: ts.SignatureDeclaration, path: readonly string[]) => {
+      if (!path.some((key) => RESOLVER_KEY.test(key))) return;
       if (!taken.has(fn)) found.push({ fn, path: path.join('.'), handedTo });
       taken.add(fn);
     };

@@ -20,27 +20,32 @@ const GRAPHQL_MODULE = /^(?:graphql|graphql-yoga|@graphql-yoga\/.+|@graphql-tool
  */
 const RESOLVER_KEY = /^(?:resolvers|rootValue|fields|resolve|subscribe)$/;
 
+/** Modules whose decorators make methods resolvers, and those decorators. */
+const DECORATOR_MODULE = /^(?:type-graphql|@nestjs\/graphql)$/;
+const RESOLVER_DECORATOR = /^(?:Query|Mutation|Subscription|FieldResolver|ResolveField)$/;
+
 export interface Resolver {
   fn: ts.SignatureDeclaration;
   /** Its place in what it is handed in (`resolvers.Query.groups`). */
   path: string;
-  /** The call it is handed to (`new ApolloServer()`). */
+  /** The call it is handed to (`new ApolloServer()`), or the decorator that hands it (`@Query() of @nestjs/graphql`). */
   handedTo: string;
 }
 
-/** Local names a file gives a GraphQL module's exports: imported, or taken from `require(...)`. */
-function graphqlNames(sf: ts.SourceFile): Set<string> {
+/** What a file takes from other modules: imported, or taken from `require(...)` (`const { graphql } = require('graphql')`). */
+function importsOf(sf: ts.SourceFile): Map<string, Imported> {
   const imports = new Map<string, Imported>();
   for (const s of sf.statements) if (ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly) readImport(s, imports);
-  const names = new Set([...imports].filter(([, i]) => GRAPHQL_MODULE.test(i.specifier)).map(([local]) => local));
   for (const d of nodesOf(sf).of<ts.VariableDeclaration>(ts.SyntaxKind.VariableDeclaration)) {
     const init = d.initializer && unwrap(d.initializer);
     const module = init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' ? init.arguments[0] : undefined;
-    if (!module || !ts.isStringLiteral(module) || !GRAPHQL_MODULE.test(module.text)) continue;
-    if (ts.isIdentifier(d.name)) names.add(d.name.text);
-    else if (ts.isObjectBindingPattern(d.name)) for (const e of d.name.elements) if (ts.isIdentifier(e.name)) names.add(e.name.text);
+    if (!module || !ts.isStringLiteral(module)) continue;
+    if (ts.isIdentifier(d.name)) imports.set(d.name.text, { specifier: module.text, name: '*' });
+    else if (ts.isObjectBindingPattern(d.name)) {
+      for (const e of d.name.elements) if (ts.isIdentifier(e.name)) imports.set(e.name.text, { specifier: module.text, name: e.propertyName && ts.isIdentifier(e.propertyName) ? e.propertyName.text : e.name.text });
+    }
   }
-  return names;
+  return imports;
 }
 
 function rootName(e: ts.Expression): string | undefined {
@@ -55,7 +60,12 @@ function rootName(e: ts.Expression): string | undefined {
  * any depth of their objects and arrays, through the variables and imports that hold them.
  */
 export function resolversOf(sf: ts.SourceFile, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Resolver[] {
-  const names = graphqlNames(sf);
+  const imports = importsOf(sf);
+  return [...handedResolvers(sf, imports, declarationOf), ...decoratedResolvers(sf, imports)];
+}
+
+function handedResolvers(sf: ts.SourceFile, imports: ReadonlyMap<string, Imported>, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Resolver[] {
+  const names = new Set([...imports].filter(([, i]) => GRAPHQL_MODULE.test(i.specifier)).map(([local]) => local));
   if (names.size === 0) return [];
   const found: Resolver[] = [];
   const taken = new Set<ts.Node>();
@@ -94,6 +104,29 @@ export function resolversOf(sf: ts.SourceFile, declarationOf: (n: ts.Node) => ts
       }
     };
     for (const arg of call.arguments ?? []) collect(arg, []);
+  }
+  return found;
+}
+
+/**
+ * Methods a decorator makes resolvers of (type-graphql, NestJS): `@Query(() => [Group]) groups()`,
+ * `@ResolveField() parent()`, in any class of the file; the schema is then made from the classes.
+ */
+function decoratedResolvers(sf: ts.SourceFile, imports: ReadonlyMap<string, Imported>): Resolver[] {
+  const decorators = new Map([...imports].filter(([, i]) => DECORATOR_MODULE.test(i.specifier)));
+  if (decorators.size === 0) return [];
+  const resolverDecorator = (d: ts.Decorator): string | undefined => {
+    const callee = ts.isCallExpression(d.expression) ? d.expression.expression : d.expression;
+    const root = rootName(callee);
+    const imported = root === undefined ? undefined : decorators.get(root);
+    const name = imported && (imported.name === '*' || imported.name === 'default') && ts.isPropertyAccessExpression(callee) ? callee.name.text : imported?.name;
+    return imported && name && RESOLVER_DECORATOR.test(name) ? `@${name}() of ${imported.specifier}` : undefined;
+  };
+  const found: Resolver[] = [];
+  for (const method of nodesOf(sf).of<ts.MethodDeclaration>(ts.SyntaxKind.MethodDeclaration)) {
+    const handedTo = (ts.canHaveDecorators(method) ? ts.getDecorators(method) ?? [] : []).map(resolverDecorator).find((d) => d !== undefined);
+    const owner = method.parent;
+    if (handedTo && ts.isClassLike(owner)) found.push({ fn: method, path: `${owner.name?.text ?? 'a class'}.${method.name.getText(sf)}`, handedTo });
   }
   return found;
 }

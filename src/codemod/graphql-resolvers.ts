@@ -7,18 +7,18 @@
 import { ts } from 'ts-morph';
 import { nodesOf } from './file-nodes.js';
 import { readImport, type Imported } from './module-shape.js';
-import { calleeOf } from './places.js';
-import { returnedExpressions, unwrap } from './static-text.js';
+import { calleeOf, functionName } from './places.js';
+import { functionOf, returnedExpressions, unwrap } from './static-text.js';
+import { memberName, usesOf } from './syntax.js';
 
 /** Modules whose schemas read what resolvers return by field name (servers, schema builders, graphql-js itself). */
 const GRAPHQL_MODULE = /^(?:graphql|graphql-yoga|@graphql-yoga\/.+|@graphql-tools\/.+|@apollo\/server(?:\/.+)?|@apollo\/subgraph|apollo-server(?:-.+)?|mercurius|graphql-http(?:\/.+)?|@pothos\/core|nexus)$/;
 
 /**
- * The keys resolvers sit under: `resolvers` (Apollo, graphql-tools, yoga), `rootValue`, a field's
- * `resolve` or `subscribe` in `fields`. Functions under other options (`context`, `plugins`,
- * `formatError`) are the server's own and answer no records to a schema.
+ * Options of a server or schema whose functions are its own hooks, not resolvers: what they answer
+ * (a context, a formatted error) is no record a schema reads by field name.
  */
-const RESOLVER_KEY = /^(?:resolvers|rootValue|fields|resolve|subscribe)$/;
+const SERVER_HOOK = /^(?:context|dataSources|plugins|formatError|formatResponse|errorFormatter|validationRules|logger|cache|persistedQueries|onConnect|onDisconnect|onSubscribe|onOperation|onNext|onError|onComplete|maskedErrors|cors|landingPage|graphiql|fetchAPI)$/;
 
 /** Modules whose decorators make methods resolvers, and those decorators. */
 const DECORATOR_MODULE = /^(?:type-graphql|@nestjs\/graphql)$/;
@@ -64,6 +64,40 @@ export function resolversOf(sf: ts.SourceFile, declarationOf: (n: ts.Node) => ts
   return [...handedResolvers(sf, imports, declarationOf), ...decoratedResolvers(sf, imports)];
 }
 
+/** Members of a class, as resolvers of a root value (`rootValue: new Root()`): its methods and arrow fields. */
+function classMembers(c: ts.ClassLikeDeclaration): [string, ts.SignatureDeclaration][] {
+  return c.members.flatMap((m): [string, ts.SignatureDeclaration][] => {
+    const key = m.name?.getText() ?? '';
+    if (ts.isMethodDeclaration(m)) return [[key, m]];
+    const value = ts.isPropertyDeclaration(m) && m.initializer ? unwrap(m.initializer) : undefined;
+    return value && (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) ? [[key, value]] : [];
+  });
+}
+
+/**
+ * `X.groups = () => ...` after `const X = {}`: the members a variable of the file is given later,
+ * with their keys.
+ */
+function membersAssigned(d: ts.VariableDeclaration, declarationOf: (n: ts.Node) => ts.Declaration | undefined): [string, ts.Expression][] {
+  const sf = d.getSourceFile();
+  return usesOf(sf, d, declarationOf).flatMap((id): [string, ts.Expression][] => {
+    const member = id.parent;
+    const assignment = member.parent;
+    if (!(ts.isPropertyAccessExpression(member) || ts.isElementAccessExpression(member)) || member.expression !== id) return [];
+    if (!ts.isBinaryExpression(assignment) || assignment.left !== member || assignment.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return [];
+    return [[memberName(member) ?? '[…]', assignment.right]];
+  });
+}
+
+/**
+ * Whether a call hands something to a GraphQL library: it calls one of its exports
+ * (`new ApolloServer(...)`), or hands one on (`app.register(mercurius, { schema, resolvers })`).
+ */
+function takesResolvers(call: ts.CallExpression | ts.NewExpression, names: ReadonlySet<string>): boolean {
+  const root = rootName(call.expression);
+  return (root !== undefined && names.has(root)) || (call.arguments ?? []).some((a) => ts.isIdentifier(a) && names.has(a.text));
+}
+
 function handedResolvers(sf: ts.SourceFile, imports: ReadonlyMap<string, Imported>, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Resolver[] {
   const names = new Set([...imports].filter(([, i]) => GRAPHQL_MODULE.test(i.specifier)).map(([local]) => local));
   if (names.size === 0) return [];
@@ -71,22 +105,23 @@ function handedResolvers(sf: ts.SourceFile, imports: ReadonlyMap<string, Importe
   const taken = new Set<ts.Node>();
   const visited = new Set<ts.Node>();
   for (const call of nodesOf(sf).ofKinds(ts.SyntaxKind.CallExpression, ts.SyntaxKind.NewExpression) as (ts.CallExpression | ts.NewExpression)[]) {
-    const root = rootName(call.expression);
-    if (!root || !names.has(root)) continue;
+    if (!takesResolvers(call, names)) continue;
     const handedTo = `${ts.isNewExpression(call) ? 'new ' : ''}${calleeOf(call)}()`;
     const add = (fn: ts.SignatureDeclaration, path: readonly string[]) => {
-      if (!path.some((key) => RESOLVER_KEY.test(key))) return;
-      if (!taken.has(fn)) found.push({ fn, path: path.join('.'), handedTo });
+      if (path.some((key) => SERVER_HOOK.test(key)) || taken.has(fn)) return;
+      found.push({ fn, path: path.join('.') || functionName(fn) || 'a function', handedTo });
       taken.add(fn);
     };
+    // Maps of resolvers are made in many ways: literals, variables, imports, default exports, spreads,
+    // calls that merge or build them (`merge({}, a, b)`, `makeResolvers(api)`), classes of root values.
     const collect = (expr: ts.Expression, path: readonly string[]): void => {
       const e = unwrap(expr);
-      if (visited.has(e)) return;
+      if (visited.has(e) || path.some((key) => SERVER_HOOK.test(key))) return;
       visited.add(e);
       if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) {
         add(e, path);
-        // A thunk (`fields: () => ({ ... })`) answers the map of fields, with their resolvers.
-        for (const returned of returnedExpressions(e)) collect(returned, path);
+        // A thunk (`fields: () => ({ ... })`) answers the map of fields, with their resolvers; what a resolver answers is not followed.
+        for (const returned of returnedExpressions(e)) if (ts.isObjectLiteralExpression(unwrap(returned))) collect(returned, path);
       } else if (ts.isArrayLiteralExpression(e)) for (const x of e.elements) collect(ts.isSpreadElement(x) ? x.expression : x, path);
       else if (ts.isObjectLiteralExpression(e)) {
         for (const p of e.properties) {
@@ -97,10 +132,26 @@ function handedResolvers(sf: ts.SourceFile, imports: ReadonlyMap<string, Importe
           else if (ts.isMethodDeclaration(p)) add(p, [...path, key]);
           else if (ts.isSpreadAssignment(p)) collect(p.expression, path);
         }
+      } else if (ts.isCallExpression(e)) {
+        for (const arg of e.arguments) collect(arg, path);
+        const fn = functionOf(e.expression, declarationOf);
+        if (fn) for (const returned of returnedExpressions(fn)) collect(returned, path);
+      } else if (ts.isNewExpression(e)) {
+        const c = ts.isIdentifier(e.expression) ? declarationOf(e.expression) : undefined;
+        if (c && ts.isClassLike(c)) for (const [key, fn] of classMembers(c)) add(fn, [...path, key]);
+      } else if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+        // `...groupResolvers.Query` under `Query`: the whole map it is read from, siblings included, its keys in their place.
+        const name = memberName(e);
+        collect(e.expression, name !== undefined && path.at(-1) === name ? path.slice(0, -1) : path);
       } else if (ts.isIdentifier(e)) {
         const d = declarationOf(e);
-        if (d && ts.isFunctionDeclaration(d)) add(d, path.length ? path : [e.text]);
-        else if (d && ts.isVariableDeclaration(d) && d.initializer) collect(d.initializer, path.length ? path : [e.text]);
+        const at = path.length ? path : [e.text];
+        if (d && ts.isFunctionDeclaration(d)) add(d, at);
+        else if (d && ts.isExportAssignment(d)) collect(d.expression, at);
+        else if (d && ts.isVariableDeclaration(d)) {
+          if (d.initializer) collect(d.initializer, at);
+          for (const [key, value] of membersAssigned(d, declarationOf)) collect(value, [...at, key]);
+        }
       }
     };
     for (const arg of call.arguments ?? []) collect(arg, []);

@@ -6,7 +6,7 @@
  */
 import { ts } from 'ts-morph';
 import { nodesOf } from './file-nodes.js';
-import { readImport, type Imported } from './module-shape.js';
+import { readImport, readRequire, type Imported } from './module-shape.js';
 import { calleeOf, functionName } from './places.js';
 import { functionOf, returnedExpressions, unwrap } from './static-text.js';
 import { memberName, usesOf } from './syntax.js';
@@ -32,18 +32,13 @@ export interface Resolver {
   handedTo: string;
 }
 
-/** What a file takes from other modules: imported, or taken from `require(...)` (`const { graphql } = require('graphql')`). */
+/** What a file takes from other modules: imported, or required (`const { graphql } = require('graphql')`). */
 function importsOf(sf: ts.SourceFile): Map<string, Imported> {
   const imports = new Map<string, Imported>();
-  for (const s of sf.statements) if (ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly) readImport(s, imports);
-  for (const d of nodesOf(sf).of<ts.VariableDeclaration>(ts.SyntaxKind.VariableDeclaration)) {
-    const init = d.initializer && unwrap(d.initializer);
-    const module = init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' ? init.arguments[0] : undefined;
-    if (!module || !ts.isStringLiteral(module)) continue;
-    if (ts.isIdentifier(d.name)) imports.set(d.name.text, { specifier: module.text, name: '*' });
-    else if (ts.isObjectBindingPattern(d.name)) {
-      for (const e of d.name.elements) if (ts.isIdentifier(e.name)) imports.set(e.name.text, { specifier: module.text, name: e.propertyName && ts.isIdentifier(e.propertyName) ? e.propertyName.text : e.name.text });
-    }
+  for (const s of sf.statements) {
+    if (ts.isImportDeclaration(s)) {
+      if (!s.importClause?.isTypeOnly) readImport(s, imports);
+    } else readRequire(s, imports);
   }
   return imports;
 }

@@ -159,7 +159,7 @@ function readCommonJsExports(sf: ts.SourceFile, exports: Map<string, string>): b
  * `const { getJson, list: listAll } = require('./api')`, `const api = require('./api')`: CommonJS's
  * imports, read as an ES import of the same names. False for any other statement.
  */
-function readRequire(statement: ts.Statement, imports: Map<string, Imported>): boolean {
+export function readRequire(statement: ts.Statement, imports: Map<string, Imported>): boolean {
   if (!ts.isVariableStatement(statement) || statement.declarationList.declarations.length !== 1) return false;
   const d = statement.declarationList.declarations[0]!;
   const call = d.initializer;

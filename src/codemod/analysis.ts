@@ -69,7 +69,7 @@ export class Analysis {
   /** Names of the fields v2beta1 does not serve, as the contract stands for this run (assumptions may be rejected). */
   readonly goneFields = goneFieldNames();
   /** Functions the files hand to a GraphQL library, which reads what they return by the schema's field names. */
-  private readonly resolvers: Resolver[] = [];
+  private readonly resolvers: Resolver[];
   /** Reads of one record by `?id=` through a list reader, each with the Get request that replaces it. */
   readonly readerGets = new Map<V1Call, ReaderGet>();
   /** The test doubles of v1 (stubs, mocks, recordings, expectations) and their decisions. */
@@ -100,6 +100,7 @@ export class Analysis {
     const ordered = [...this.files.values()].sort((x, y) => Number(this.doubles.hasDoubles(x.sf)) - Number(this.doubles.hasDoubles(y.sf)));
     const returnOf = (fn: ts.Node) => this.files.get(fn.getSourceFile())?.flow?.returnOf(fn);
     for (const file of ordered) file.flow = new DataFlow(file.sf, checker, file.calls, this.text, this.types, new Set(file.unplaced), this.doubles.seedsOf(file.sf), this.doubles.hasDoubles(file.sf) ? returnOf : undefined);
+    this.resolvers = [...this.files.values()].flatMap((file) => resolversOf(file.sf, (n) => this.text.declarationOf(n)));
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     for (const file of this.files.values()) collectDataTypes(file, this.dataTypes);
     for (const file of this.files.values()) this.unmigratedTypes.push(...answerTypesOf(file.sf, [...this.strayLiterals(file.sf), ...file.unplaced], (n) => this.text.declarationOf(n)));
@@ -967,7 +968,6 @@ export class Analysis {
    * (markSharedTypes), read where the flow does not reach, in another module.
    */
   private keepRecordsReturnedToGraphql(): void {
-    for (const file of this.files.values()) this.resolvers.push(...resolversOf(file.sf, (n) => this.text.declarationOf(n)));
     for (const r of this.resolvers) {
       const shape = this.files.get(r.fn.getSourceFile())?.flow.returnOf(r.fn);
       if (!shape || !('call' in shape) || !shape.call || !('resource' in shape) || !this.plan.migrates(shape.call)) continue;
@@ -1684,11 +1684,12 @@ function handsOn(parameter: ts.ParameterDeclaration, declarationOf: (n: ts.Node)
   return handed;
 }
 
-/** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
+/** Why a call whose records a GraphQL resolver returns stays on v1 (after "this ... stays on v1: "). */
 function returnedToGraphql(r: Resolver, resource: ResourceContract): string {
   return `its records are returned by ${r.path} to ${r.handedTo}, whose GraphQL schema reads their fields by v1's names where migrate-v2 does not follow (${renamesInWords(resource)}); migrate it with the schema by hand`;
 }
 
+/** The note of a call whose untyped records are put where the flow does not follow them (`where`: in what, and which or whose members). */
 function recordsOutOfSight(call: V1Call, where: string): string {
   return `${staysOnV1(call)}: its records are put ${where} migrate-v2 does not follow where they are read (${renamesInWords(call.resource)}); migrate it by hand, or give the records a type`;
 }

@@ -9,7 +9,7 @@ import { nodesOf } from './file-nodes.js';
 import { readImport, readRequire, type Imported } from './module-shape.js';
 import { calleeOf, functionName } from './places.js';
 import { functionOf, returnedExpressions, unwrap } from './static-text.js';
-import { memberName, usesOf } from './syntax.js';
+import { memberName, propertyKey, usesOf } from './syntax.js';
 
 /** Modules whose schemas read what resolvers return by field name (servers, schema builders, graphql-js itself). */
 const GRAPHQL_MODULE = /^(?:graphql|graphql-yoga|@graphql-yoga\/.+|@graphql-tools\/.+|@apollo\/server(?:\/.+)?|@apollo\/subgraph|apollo-server(?:-.+)?|mercurius|graphql-http(?:\/.+)?|@pothos\/core|nexus)$/;
@@ -120,8 +120,7 @@ function handedResolvers(sf: ts.SourceFile, imports: ReadonlyMap<string, Importe
       } else if (ts.isArrayLiteralExpression(e)) for (const x of e.elements) collect(ts.isSpreadElement(x) ? x.expression : x, path);
       else if (ts.isObjectLiteralExpression(e)) {
         for (const p of e.properties) {
-          // The object may be another module's (`import { resolvers } from './resolvers'`).
-          const key = p.name && !ts.isComputedPropertyName(p.name) ? p.name.getText().replace(/^['"]|['"]$/g, '') : '[…]';
+          const key = propertyKey(p) ?? '[…]';
           if (ts.isPropertyAssignment(p)) collect(p.initializer, [...path, key]);
           else if (ts.isShorthandPropertyAssignment(p)) collect(p.name, [...path, key]);
           else if (ts.isMethodDeclaration(p)) add(p, [...path, key]);

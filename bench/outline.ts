@@ -52,7 +52,7 @@ async function dryRun(build: Build, root: string): Promise<OutlineRun> {
   const lines = stderr.trimEnd().split('\n');
   const { maxRssMiB, cpuSeconds } = JSON.parse(lines.pop()!) as { maxRssMiB: number; cpuSeconds: number };
   // Warnings (packages not installed) may follow the summary line.
-  const summaryLine = lines.findLast((l) => / files scanned, /.test(l)) ?? '';
+  const summaryLine = lines.findLast((l) => / files? scanned, /.test(l)) ?? '';
   const summary = summaryLine.replace(/, [\d.]+ s$/, '');
   const output = createHash('sha256').update(stdout).update(lines.filter((l) => l !== summaryLine).join('\n')).digest('hex').slice(0, 12);
   return { wall, cpuSeconds, maxRssMiB, summary, output };

@@ -53,10 +53,13 @@ export function notInstalledWarning(s: CodemodSummary): string | undefined {
 /** A run that changes no file type-checks none (the self-check reads changed files): its counts of 0 say nothing of the project's errors. */
 const NONE_CHECKED = 'no file changed, none type-checked';
 
+/** `1 file`, `2 files`: the summary line is read by people first. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 function summaryLine(s: CodemodSummary, wrote: boolean): string {
   const counts = s.typeErrors && (s.changed === 0 ? NONE_CHECKED : `type errors before ${s.typeErrors.before}, after ${s.typeErrors.after}`);
   const types = counts ? `, ${counts}` : '';
-  return `${s.scanned} files scanned, ${s.changed} ${wrote ? 'changed' : 'to change'}, ${s.unchanged} unchanged, ${s.review} manual-review items, ${s.errors} errors${types}, ${(s.ms / 1000).toFixed(1)} s`;
+  return `${counted(s.scanned, 'file')} scanned, ${s.changed} ${wrote ? 'changed' : 'to change'}, ${s.unchanged} unchanged, ${counted(s.review, 'manual-review item')}, ${counted(s.errors, 'error')}${types}, ${(s.ms / 1000).toFixed(1)} s`;
 }
 
 /** The run's summary for the terminal: its line, and the warning when some packages are not installed. */

@@ -39,7 +39,7 @@ describe('migrate-v2 (CLI)', () => {
     expect(r.stdout).toMatch(/^\+  return axios\.patch\(/m);
     expect(r.stdout).not.toMatch(/\x1b\[/);
     expect(r.stderr).toMatch(/client\.ts:11: the fields this update sets are not known/);
-    expect(r.stderr).toMatch(/2 files scanned, 1 to change, 1 unchanged, 1 manual-review items, 0 errors, [\d.]+ s/);
+    expect(r.stderr).toMatch(/2 files scanned, 1 to change, 1 unchanged, 1 manual-review item, 0 errors, [\d.]+ s/);
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -50,7 +50,7 @@ describe('migrate-v2 (CLI)', () => {
     expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(V2);
     expect(readdirSync(dir)).toEqual(['client.ts']);
     const again = await runCli([dir, '--write']);
-    expect(again.stderr).toMatch(/1 files scanned, 0 changed, 1 unchanged, 1 manual-review items/);
+    expect(again.stderr).toMatch(/1 file scanned, 0 changed, 1 unchanged, 1 manual-review item/);
     expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(V2);
   });
 

@@ -46,7 +46,7 @@ it('names the packages the checked files import that are not installed, and no a
   const dir = projectOf(FILES);
   const r = await runCli(['.', '--report', 'run.json', '--report', 'run.md'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toMatch(/1 files scanned, 1 to change/);
+  expect(r.stderr).toMatch(/1 file scanned, 1 to change/);
   expect(r.stderr).toMatch(new RegExp(`\\nwarning: ${WARNING.source}.*Install the project's packages \\(npm ci\\) and run again\\.\\n$`));
   const report = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
   expect(report.summary.typeErrors.notInstalled).toEqual(['@acme/pad', 'http-retry-kit']);
@@ -68,7 +68,7 @@ it('says nothing of packages once they are installed', async () => {
   const dir = projectOf({ ...FILES, ...INSTALLED });
   const r = await runCli(['.', '--report', 'run.json', '--report', 'run.md'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toMatch(/1 files scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before \d+, after \d+/);
+  expect(r.stderr).toMatch(/1 file scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before \d+, after \d+/);
   expect(r.stderr).not.toMatch(/warning|cannot find/);
   expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).summary.typeErrors.notInstalled).toBeUndefined();
   expect(readFileSync(join(dir, 'run.md'), 'utf8')).not.toMatch(/Warning/);
@@ -94,7 +94,7 @@ it('reads the @types packages a tsconfig without `types` takes in before TypeScr
   const before = projectOf(GLOBAL_TYPES);
   const r = await runCli(['.'], { cwd: before });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toMatch(/1 files scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before 0, after 0/);
+  expect(r.stderr).toMatch(/1 file scanned, 1 to change, 0 unchanged, 0 manual-review items, 0 errors, type errors before 0, after 0/);
 
   // A project that installs TypeScript 6 builds without them, and so does its self-check.
   const after = projectOf({ ...GLOBAL_TYPES, 'node_modules/typescript/package.json': '{ "name": "typescript", "version": "6.0.2" }' });

@@ -94,9 +94,9 @@ it('says it type-checked nothing when it changed nothing, rather than counting n
   for (const [name, text] of Object.entries({ 'tsconfig.json': FILES['tsconfig.json']!, 'package.json': FILES['package.json']!, 'tags.ts': tags })) writeFileSync(join(dir, name), text);
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
   const first = await runCli([dir, '--write']);
-  expect(first.stderr).toMatch(/1 files scanned, 1 changed, .* type errors before 0, after 0, /);
+  expect(first.stderr).toMatch(/1 file scanned, 1 changed, .* type errors before 0, after 0, /);
   const again = await runCli([dir]);
-  expect(again.stderr).toMatch(/1 files scanned, 0 to change, 1 unchanged, 1 manual-review items, 0 errors, no file changed, none type-checked, /);
+  expect(again.stderr).toMatch(/1 file scanned, 0 to change, 1 unchanged, 1 manual-review item, 0 errors, no file changed, none type-checked, /);
   const json = await runCli([dir, '--report', join(dir, 'run.md')]);
   expect(json.code).toBe(0);
   expect(readFileSync(join(dir, 'run.md'), 'utf8')).toMatch(/\| no file changed, none type-checked \|/);

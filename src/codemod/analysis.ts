@@ -18,7 +18,7 @@ import { calleeOf, functionName, placeIn, placeOf } from './places.js';
 import { forEachNode, isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { listTakenOnly, missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, hasV1Path, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, resourceOf, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, deleteBodyChange, hasV1Path, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, pluralWords, resourceOf, resourceOfPath, uidReferenceNames, uidReferences, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -429,25 +429,29 @@ export class Analysis {
    * Records handed to a function the run does not see with a field's name as text beside them
    * (`_.keyBy(groups, 'id')`, `_.get(binding, 'group.id')`, `JSON.stringify(g, ['id', 'name'])`):
    * the function reads the field by its v1 name, and text is not rewritten on a guess, so the call
-   * that gives the records stays on v1. A function of the analysed files is followed instead.
+   * that gives the records stays on v1. So does one naming a reference v2 gives in another form
+   * (`_.map(bindings, 'identity')`: uids on v1, records on v2). A function of the analysed files is followed instead.
    */
   private keepFieldNamesGivenAsText(): void {
     for (const file of this.files.values()) {
       for (const node of nodesOf(file.sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
         // lodash's `_.find(groups, { id })` matches records by the keys of an object: names given as text too.
         const keysToo = file.flow.collection(node) !== undefined;
-        const texts = node.arguments.flatMap((a) => textsOf(a, keysToo, (n) => this.text.declarationOf(n))).filter((t) => t.split('.').some((part) => this.renamedFields.has(part)));
+        const texts = node.arguments.flatMap((a) => textsOf(a, keysToo, (n) => this.text.declarationOf(n))).filter((t) => t.split('.').some((part) => this.renamedFields.has(part) || this.uidReferenceNames.has(part)));
         // `Object.hasOwn(g, 'id')` tests a field by name: the renames rewrite it, or keepKeysNamedElsewhere keeps its call.
         if (texts.length === 0 || this.isV1Call(node) || /^console\./.test(node.expression.getText(file.sf)) || namedKeyOf(node)) continue;
         for (const argument of node.arguments) {
           const shape = ts.isExpression(argument) ? file.flow.shapeOf(argument) : undefined;
           if (!shape?.call || (shape.kind !== 'resource' && shape.kind !== 'array') || !this.plan.migrates(shape.call)) continue;
           const renames = clientFieldRenames(shape.resource);
-          const named = texts.find((t) => t.split('.').some((part) => renames.has(part)));
+          const references = uidReferences(shape.resource);
+          const changes = (part: string) => renames.has(part) || references.has(part);
+          const named = texts.find((t) => t.split('.').some(changes));
           if (!named || this.followsInto(node)) continue;
-          const part = named.split('.').find((p) => renames.has(p))!;
+          const part = named.split('.').find(changes)!;
+          const v2 = renames.has(part) ? `v2 names ${part} ${renames.get(part)}` : `v2 gives ${part} as the record, its uid at ${references.get(part)}`;
           const callee = calleeOf(node);
-          this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} hands its records to ${callee}() with the field name '${named}' as text: v2 names ${part} ${renames.get(part)}, and migrate-v2 does not rewrite names given as text; migrate them by hand`);
+          this.plan.demote(shape.call, `this ${shape.call.resource.singular} ${shape.call.operation} hands its records to ${callee}() with the field name '${named}' as text: ${v2}, and migrate-v2 does not rewrite names given as text; migrate them by hand`);
         }
       }
     }
@@ -1025,6 +1029,7 @@ export class Analysis {
   }
 
   private readonly renamedFields = renamedFieldNames();
+  private readonly uidReferenceNames = uidReferenceNames();
 
   /** Whether a call goes to a function of the analysed files, whose reads the flow follows through its parameters. */
   followsInto(call: ts.CallExpression, argument?: { index: number; held: Held }): boolean {

@@ -6,7 +6,7 @@
  * p-map's `pMap(records, mapper, options)` is read as lodash's `map`.
  */
 import { ts } from 'ts-morph';
-import type { StaticText } from './static-text.js';
+import { unwrap, type StaticText } from './static-text.js';
 
 const LIBRARY = /^(?:lodash(?:-es)?|underscore)$/;
 /** A file that may call one of these: a cheap test of its text before any call is read. */
@@ -39,7 +39,10 @@ const GIVES_NO_RECORDS = new Set(['some', 'every', 'any', 'all', 'countBy', 'sum
  */
 const EACH_RECORD = new Set([...GIVES_ARRAY, ...GIVES_ELEMENT, ...GIVES_NO_RECORDS, ...GIVES_KEYED, ...GIVES_GROUPS, ...GIVES_ARRAYS, 'map', 'mapValues', 'forEach', 'each', 'flatMap', 'collect']);
 
-const KNOWN = [...EACH_RECORD, ...GIVES_COPY, ...GIVES_VALUES, ...GIVES_PAIRS];
+/** Functions giving each record's field that a text names: `_.map(bindings, 'group')`, underscore's `_.pluck`. */
+const PLUCKS = new Set(['map', 'collect', 'pluck']);
+
+const KNOWN = [...EACH_RECORD, ...GIVES_COPY, ...GIVES_VALUES, ...GIVES_PAIRS, 'pluck'];
 
 /** `mapped`: an array of what the callback returns (`flatMapped`: flattened once); `mappedValues`: an object of it, by the same keys (`mapValues`). */
 export type CollectionGives = 'array' | 'element' | 'keyed' | 'groups' | 'arrays' | 'values' | 'pairs' | 'copy' | 'mapped' | 'flatMapped' | 'mappedValues' | 'other';
@@ -53,7 +56,7 @@ function givesOf(name: string): CollectionGives {
   if (GIVES_VALUES.has(name)) return 'values';
   if (GIVES_PAIRS.has(name)) return 'pairs';
   if (GIVES_COPY.has(name)) return 'copy';
-  if (name === 'map' || name === 'collect') return 'mapped';
+  if (name === 'map' || name === 'collect' || name === 'pluck') return 'mapped';
   if (name === 'flatMap') return 'flatMapped';
   if (name === 'mapValues') return 'mappedValues';
   return 'other';
@@ -66,6 +69,8 @@ export interface CollectionCall {
   gives: CollectionGives;
   /** The callbacks that get each record as their first parameter (`sortBy`'s may come in an array). */
   callbacks: (ts.ArrowFunction | ts.FunctionExpression)[];
+  /** The field each record gives, where a text names it in place of a callback (`_.map(bindings, 'group')`). */
+  pluck?: string;
   /** Whether the flow follows all it gives: records as an array, an index, groups or one, or none. */
   followed: boolean;
   /** Whether the table knows the function, and so which callbacks get each record (an unknown one's are not followed). */
@@ -137,5 +142,7 @@ export function collectionCall(call: ts.CallExpression, text: StaticText): Colle
   const gives = givesOf(name);
   const isCallback = (e: ts.Expression): e is ts.ArrowFunction | ts.FunctionExpression => ts.isArrowFunction(e) || ts.isFunctionExpression(e);
   const callbacks = GIVES_COPY.has(name) ? [] : rest.flatMap((arg) => (isCallback(arg) ? [arg] : ts.isArrayLiteralExpression(arg) ? arg.elements.filter(isCallback) : []));
-  return { name, collection, gives, callbacks, followed: gives !== 'other' || GIVES_NO_RECORDS.has(name), known: true };
+  const iteratee = rest[0] && unwrap(rest[0]);
+  const pluck = PLUCKS.has(name) && iteratee && ts.isStringLiteralLike(iteratee) ? { pluck: iteratee.text } : {};
+  return { name, collection, gives, callbacks, ...pluck, followed: gives !== 'other' || GIVES_NO_RECORDS.has(name), known: true };
 }

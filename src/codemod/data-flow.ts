@@ -663,6 +663,14 @@ export class DataFlow {
     return each && arrayOf(each);
   }
 
+  /** What `_.map(bindings, 'group')` gives: each record's field, when that field holds records (a reference v1 gives whole). */
+  private plucked(collection: ts.Expression, field: string): Shape | undefined {
+    const over = this.shapeOf(collection);
+    const each = over && 'resource' in over ? memberOf(over) : undefined;
+    const member = this.memberShape(each, field);
+    return member && arrayOf(member);
+  }
+
   /** What `list.flatMap(callback)` gives: one array of every record, where the callback returns records or one. */
   private flatMapped(callback: ts.Node): Shape | undefined {
     const each = this.returns.get(callback);
@@ -687,6 +695,7 @@ export class DataFlow {
 
   /** `_.sortBy(groups, ...)`, `maxBy(identities, ...)`: what a library function over a collection gives, read as the array method it stands for. */
   private collectionShape(c: CollectionCall): Shape | undefined {
+    if (c.gives === 'mapped' && c.pluck !== undefined) return this.plucked(c.collection, c.pluck);
     if (c.gives === 'mapped') return c.callbacks[0] && this.mapped(c.callbacks[0]);
     if (c.gives === 'mappedValues') return c.callbacks[0] && this.mappedValues(c.callbacks[0]);
     if (c.gives === 'flatMapped') return c.callbacks[0] && this.flatMapped(c.callbacks[0]);

@@ -43,21 +43,27 @@ export function fieldRenames(resource: ResourceContract): ReadonlyMap<string, st
 export const ASSUMPTION_SWITCHES = { lastSeenOnEveryKind: true };
 
 /**
+ * A kind's references v1 gave as a uid and v2 gives as the record, by v1 name, with where v2 keeps
+ * the uid: `identity` -> `identity.uid` (`b.identity.split('/')` reads a uid no more).
+ */
+export function uidReferences(resource: ResourceContract): ReadonlyMap<string, string> {
+  return new Map(resource.fields.flatMap((f) => (f.reference?.v1Form === 'uid' && f.v1 && f.v2 ? [[f.v1, `${f.v2}.uid`] as const] : [])));
+}
+
+/** The v1 names of every kind's references that v2 gives in another form (uidReferences). */
+export function uidReferenceNames(): ReadonlySet<string> {
+  return new Set(RESOURCES.flatMap((r) => [...uidReferences(r).keys()]));
+}
+
+/** What a record's fields are called otherwise on v2, for a note: the renames, and the references of uidReferences. */
+export function renamesInWords(resource: ResourceContract): string {
+  return [...fieldRenames(resource), ...uidReferences(resource)].map(([v1, v2]) => `${v1} -> ${v2}`).join(', ');
+}
+
+/**
  * Renames for a client's type or value of a resource kind: the uniform ones of v2 §9.4 (which a
  * client type may carry whether or not v1 served that field on this kind) and the kind's own.
  */
-/** A kind's renames as notes say them: `id -> uid, createdAt -> createTime`. */
-/**
- * What a record's fields are called otherwise on v2, for a note: the renames, and a reference v1
- * gave as a uid that v2 gives as the record (`identity -> identity.uid`: `b.identity.split('/')`
- * reads a uid no more).
- */
-export function renamesInWords(resource: ResourceContract): string {
-  const renamed = [...fieldRenames(resource)].map(([v1, v2]) => `${v1} -> ${v2}`);
-  const hydrated = resource.fields.flatMap((f) => (f.reference?.v1Form === 'uid' && f.v1 && f.v2 ? [`${f.v1} -> ${f.v2}.uid`] : []));
-  return [...renamed, ...hydrated].join(', ');
-}
-
 export function clientFieldRenames(resource: ResourceContract): ReadonlyMap<string, string> {
   const renames = new Map<string, string>(Object.entries(UNIFORM_RENAMES.renames));
   if (ASSUMPTION_SWITCHES.lastSeenOnEveryKind) renames.set(UNIFORM_RENAMES.lastSeen.from, UNIFORM_RENAMES.lastSeen.to);

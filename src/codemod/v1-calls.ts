@@ -176,8 +176,12 @@ export function importedModule(name: ts.Identifier, text: StaticText): string | 
   return n && ts.isStringLiteral(n.moduleSpecifier) ? n.moduleSpecifier.text : undefined;
 }
 
+/** Packages whose fetch, default or named, is the standard one: `import fetch from 'node-fetch'` is read as fetch. */
+const FETCH_MODULES = /^(?:node-fetch|node-fetch-native|cross-fetch|isomorphic-fetch|isomorphic-unfetch|unfetch|whatwg-fetch|@whatwg-node\/fetch|undici)$/;
+
 /** The packages whose calls are recognised, by the name a call of theirs is known by. */
-const LIBRARY_MODULES = new Map([['undici', 'undici'], ['axios', 'axios'], ['got', 'got'], ['ky', 'ky'], ['node-fetch', 'fetch']]);
+const LIBRARY_MODULES = new Map([['undici', 'undici'], ['axios', 'axios'], ['got', 'got'], ['ky', 'ky']]);
+const libraryOfModule = (specifier: string) => LIBRARY_MODULES.get(specifier) ?? (FETCH_MODULES.test(specifier) ? 'fetch' : undefined);
 const aliasesByFile = new WeakMap<ts.SourceFile, Map<string, string>>();
 
 /**
@@ -192,7 +196,7 @@ function libraryAliases(sf: ts.SourceFile): Map<string, string> {
   for (const s of sf.statements) if (ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly) readImport(s, imports);
   aliases = new Map();
   for (const [local, { specifier, name }] of imports) {
-    const library = LIBRARY_MODULES.get(specifier);
+    const library = libraryOfModule(specifier);
     const own = name === 'default' || name === '*' ? library : name;
     if (library && own !== local) aliases.set(local, own!);
   }
@@ -221,6 +225,32 @@ function typedAsFetch(callee: ts.Expression, text: StaticText): boolean {
   const declaration = text.declarationOf(name);
   const type = declaration && (ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration) || ts.isVariableDeclaration(declaration)) ? declaration.type : undefined;
   return type !== undefined && ts.isTypeQueryNode(type) && /^(?:globalThis\.)?fetch$/.test(type.exprName.getText());
+}
+
+/** A value that is the standard fetch: the global (`globalThis.fetch`, bound or not), or a require of one of FETCH_MODULES. */
+function isStandardFetch(value: ts.Expression): boolean {
+  const n = unwrap(value);
+  const required = ts.isPropertyAccessExpression(n) && n.name.text === 'default' ? unwrap(n.expression) : n;
+  if (ts.isCallExpression(required) && ts.isIdentifier(required.expression) && required.expression.text === 'require') {
+    const [specifier] = required.arguments;
+    return specifier !== undefined && ts.isStringLiteral(specifier) && FETCH_MODULES.test(specifier.text);
+  }
+  return /^(?:(?:globalThis|global|window|self)\.)?fetch(?:\.bind\((?:globalThis|global|window|self)?\))?$/.test(n.getText().replace(/\s+/g, ''));
+}
+
+/**
+ * `import { ofetch as fetch } from 'ofetch'`, `const fetch = ofetch.create(...)`: the name `fetch`
+ * bound in its file to another client, whose calls answer otherwise (ofetch's, the parsed body).
+ * They are not read as fetch's: their v1 paths are noted as no recognised call's.
+ */
+function fetchBoundElsewhere(callee: ts.Expression, text: StaticText): boolean {
+  if (!ts.isIdentifier(callee) || callee.text !== 'fetch') return false;
+  const imported = text.importOf(callee);
+  const declared = imported ?? text.declarationOf(callee);
+  if (declared && ts.isVariableDeclaration(declared)) return declared.initializer !== undefined && !isStandardFetch(declared.initializer);
+  if (!imported) return false;
+  const module = importedModule(callee, text);
+  return module === undefined || !FETCH_MODULES.test(module);
 }
 
 function calleeName(expr: ts.Expression): string {
@@ -291,6 +321,7 @@ function enclosingBlock(node: ts.Node): ts.Node | undefined {
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
   const name = typedAsFetch(call.expression, text) ? 'fetch' : libraryCalleeName(call.expression, text);
+  if (name === 'fetch' && fetchBoundElsewhere(call.expression, text)) return undefined;
   // The program's own `request()` or `fetch()` is not the library's: it may be a wrapper. Asked only of those names: the checker is the cost.
   if (LIBRARY_NAMES.has(name)) {
     const own = functionOf(call.expression, (n) => text.declarationOf(n));

@@ -35,6 +35,14 @@ import { resolversOf, type Resolver } from './graphql-resolvers.js';
 
 /** Calls whose answer holds records of their kind, and calls that name a record by its id in the URL (its own, or a create's parent). */
 const GIVES_RECORDS = new Set(['list', 'get-by-list', 'create', 'update']);
+
+/** Where records a migrating call's URL may name come from, for keepWritesOfRecordsFromAnywhere: a call that stays, or a request no recognised call makes. */
+interface RecordSource {
+  node: ts.Node;
+  resource: ResourceContract;
+  /** The source as the note names it: `the group list`. */
+  what: string;
+}
 const WRITES_BY_ID = new Set(['create', 'update', 'delete']);
 
 export interface FileAnalysis {
@@ -589,23 +597,30 @@ export class Analysis {
    */
   private keepWritesOfRecordsFromAnywhere(): boolean {
     let kept = false;
-    const sources = [...this.files.values()].flatMap((f) => f.calls).filter((c) => GIVES_RECORDS.has(c.operation) && !this.plan.migrates(c));
+    const sources: RecordSource[] = [
+      ...[...this.files.values()].flatMap((f) => f.calls).filter((c) => GIVES_RECORDS.has(c.operation) && !this.plan.migrates(c)).map((c) => ({ node: c.call, resource: c.resource, what: `the ${c.resource.singular} ${c.operation}` })),
+      // A request no recognised call makes (a client migrate-v2 does not know: ofetch, wretch) may give such records too, and stays on v1.
+      ...[...this.files.values()].flatMap((f) => this.strayLiterals(f.sf)).flatMap((literal) => {
+        const resource = resourceOfPath(literal.text, 'v1');
+        return resource ? [{ node: literal, resource, what: `a request of ${pluralWords(resource)} that migrate-v2 does not recognise` }] : [];
+      }),
+    ];
     if (sources.length === 0) return false;
     for (const file of this.files.values()) {
       for (const call of file.calls) {
         if (!this.plan.migrates(call)) continue;
         const writes = WRITES_BY_ID.has(call.operation);
-        let source: V1Call | undefined;
+        let source: RecordSource | undefined;
         const holder = idHolders(call.urlNode).find((id) => {
           const shape = file.flow.shapeOf(id);
           // One of the file's own sources, if it has one: the nearest the note can name.
-          const ofKind = shape?.kind === 'resource' && shape.weak && shape.call === call ? sources.filter((c) => c.resource === shape.resource && (writes || c.call.getSourceFile() === file.sf)) : [];
-          source = ofKind.find((c) => c.call.getSourceFile() === file.sf) ?? ofKind[0];
+          const ofKind = shape?.kind === 'resource' && shape.weak && shape.call === call ? sources.filter((c) => c.resource === shape.resource && (writes || c.node.getSourceFile() === file.sf)) : [];
+          source = ofKind.find((c) => c.node.getSourceFile() === file.sf) ?? ofKind[0];
           return source !== undefined;
         });
         if (!holder || !source) continue;
-        const where = placeOf(source.call, file.sf).replace(/^in top-level code$/, "in this file's top-level code");
-        this.plan.demote(call, `${staysOnV1(call)}: migrate-v2 does not see where ${holder.text} comes from, and the ${source.resource.singular} ${source.operation} (${where}) stays on v1: ${holder.text} may be one of its v1 records`);
+        const where = placeOf(source.node, file.sf).replace(/^in top-level code$/, "in this file's top-level code");
+        this.plan.demote(call, `${staysOnV1(call)}: migrate-v2 does not see where ${holder.text} comes from, and ${source.what} (${where}) stays on v1: ${holder.text} may be one of its v1 records`);
         kept = true;
       }
     }

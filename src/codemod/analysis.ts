@@ -690,9 +690,13 @@ export class Analysis {
         if (!lost || (call.operation === 'delete' && lost.parsed)) continue;
         this.plan.demote(call, `${staysOnV1(call)}: its answer ${lost.why}, and migrate-v2 does not follow it there (its fields, envelope and pages); migrate it by hand`);
       }
-      for (const { call, why, text } of answersReadOutOfSight(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
-        // A delete's parsed answer is {} on both versions; its text is not.
-        if (this.plan.migrates(call) && (call.operation !== 'delete' || text)) this.plan.demote(call, `${staysOnV1(call)}: its answer ${why}${text ? '' : ' (its fields, envelope and pages)'}; migrate it by hand`);
+      for (const { call, why, text, response } of answersReadOutOfSight(file.sf, file.flow, (n) => this.text.declarationOf(n))) {
+        if (!this.plan.migrates(call)) continue;
+        // A delete's answer parsed where deletes.ts sees it is {} on both versions; its text is not, nor one parsed out of its sight.
+        const deleted = call.operation === 'delete' ? deleteBodyChange(call.resource) : undefined;
+        if (call.operation === 'delete' && !text && !(response && deleted)) continue;
+        const what = text ? '' : deleted ? `, where ${deleted}` : ' (its fields, envelope and pages)';
+        this.plan.demote(call, `${staysOnV1(call)}: its answer ${why}${what}; migrate it by hand`);
       }
     }
   }

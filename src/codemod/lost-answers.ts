@@ -121,14 +121,23 @@ function handlerInWords(step: ts.CallExpression, method: string, declarationOf: 
   return `.${method}(${handler.text}), a function migrate-v2 cannot read (a package's, or an import it resolves only with the project's tsconfig or jsconfig)`;
 }
 
+export interface AnswerOutOfSight {
+  call: V1Call;
+  why: string;
+  /** Read as text: a delete's text differs between the versions. */
+  text?: true;
+  /** Lost unparsed, as the response: what reads it there parses it out of the deletes transform's sight. */
+  response?: true;
+}
+
 /**
  * Answers the flow loses further on, where they are parsed or handed on: `res.json().catch(() =>
  * ({ items: [] }))` (a fallback in v1's shape), `.then(parse)` of a function it does not read, a
  * response handed to a function of the file that reads its body (`summarise(res)`). Migrated, such a
  * call's reads there would keep v1's names.
  */
-export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): { call: V1Call; why: string; text?: true }[] {
-  const out: { call: V1Call; why: string; text?: true }[] = [];
+export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): AnswerOutOfSight[] {
+  const out: AnswerOutOfSight[] = [];
   for (const node of nodesOf(sf).of<ts.CallExpression>(ts.SyntaxKind.CallExpression)) {
     const callee = node.expression;
     if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'text' && node.arguments.length === 0) {
@@ -143,7 +152,11 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
     if (ts.isPropertyAccessExpression(callee) && PROMISE_STEPS.has(callee.name.text)) {
       const target = flow.shapeOf(callee.expression);
       const call = target && 'call' in target ? target.call : undefined;
-      if (call && !flow.shapeOf(node) && valueUsed(node) && !handlerFollowed(node, target!, declarationOf)) out.push({ call, why: `is read through ${handlerInWords(node, callee.name.text, declarationOf)}, where migrate-v2 loses it` });
+      // A handler written in place is the deletes transform's to read (`.then((r) => r.json())`); a named one is out of its sight.
+      const handler = node.arguments[0] && unwrap(node.arguments[0]);
+      const inPlace = handler && (ts.isArrowFunction(handler) || ts.isFunctionExpression(handler));
+      const response = (target?.kind === 'response' || target?.kind === 'stream') && !inPlace ? { response: true as const } : {};
+      if (call && !flow.shapeOf(node) && valueUsed(node) && !handlerFollowed(node, target!, declarationOf)) out.push({ call, why: `is read through ${handlerInWords(node, callee.name.text, declarationOf)}, where migrate-v2 loses it`, ...response });
       continue;
     }
     const fn = ts.isIdentifier(callee) ? functionOf(callee, declarationOf) : undefined;
@@ -163,7 +176,7 @@ export function answersReadOutOfSight(sf: ts.SourceFile, flow: DataFlow, declara
       const parameter = seen?.parameters[Math.min(i, seen.parameters.length - 1)];
       if (seen && (!parameter || readsOnlyStatus(parameter, declarationOf))) return;
       const where = seen ? 'which reads it where migrate-v2 does not follow it' : "a function migrate-v2 cannot read (a package's, or an import it resolves only with the project's tsconfig), which may read it by v1 names";
-      out.push({ call: shape.call, why: `is handed to ${calleeOf(node)}(), ${where}` });
+      out.push({ call: shape.call, why: `is handed to ${calleeOf(node)}(), ${where}`, response: true });
     });
   }
   return out;

@@ -5,7 +5,7 @@
  * types, parameters a value is passed to, and the type arguments of recognised calls.
  */
 import { ts } from 'ts-morph';
-import type { DataFlow, Shape } from './data-flow.js';
+import { CALLBACK_OVER_ELEMENTS, type DataFlow, type Shape } from './data-flow.js';
 import { isProjectSource, type ResourceTypes, type TypeShape } from './resource-types.js';
 import { unwrap } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
@@ -162,7 +162,43 @@ export class TypeEvidence {
     return signatures.some((s) => !s.declaration || isProjectSource(s.declaration.getSourceFile()));
   }
 
+  /**
+   * `bindings.sort(byCreatedAt)`, `notices.sort(byCreatedAt)`: a function of the program handed an
+   * array's elements. Its parameters' written types meet them as a call's arguments would: records
+   * attach the type; values of the program's own mark it foreign, so that a comparator typed in place
+   * for both keeps its names and the records' call stays with it.
+   */
+  private atElementCallback(node: ts.CallExpression, shapeOf: (e: ts.Expression) => Shape | undefined, attach: (type: ts.TypeNode | undefined, shape: Shape | undefined) => void): void {
+    const callee = node.expression;
+    const handed = node.arguments[0] && unwrap(node.arguments[0]);
+    if (!ts.isPropertyAccessExpression(callee) || !CALLBACK_OVER_ELEMENTS.has(callee.name.text) || !handed || !(ts.isIdentifier(handed) || ts.isPropertyAccessExpression(handed))) return;
+    const fn = this.functionNamed(handed);
+    if (!fn) return;
+    const sorts = callee.name.text === 'sort' || callee.name.text === 'toSorted';
+    const types = fn.parameters.slice(0, sorts ? 2 : 1).flatMap((p) => writtenType(p) ?? []);
+    if (types.length === 0) return;
+    const over = shapeOf(callee.expression);
+    if (over?.kind === 'array') {
+      for (const type of types) attach(type, { kind: 'resource', resource: over.resource, ...(over.call ? { call: over.call } : {}) });
+      return;
+    }
+    if (this.types.containers.size === 0) return;
+    const element = this.checker.getIndexTypeOfType(this.checker.getTypeAtLocation(callee.expression), ts.IndexKind.Number);
+    if (element && !(element.flags & (ts.TypeFlags.TypeParameter | ts.TypeFlags.Any | ts.TypeFlags.Unknown)) && !this.types.holdsRecord(element)) for (const type of types) this.types.markForeignArgument(type);
+  }
+
+  /** The function of the program's own sources a name stands for: a declaration, or a const holding an arrow or function expression. */
+  private functionNamed(name: ts.Identifier | ts.PropertyAccessExpression): ts.SignatureDeclaration | undefined {
+    let symbol = this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(name) ? name.name : name);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    const d = symbol?.valueDeclaration;
+    const initial = d && (ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d)) && d.initializer ? unwrap(d.initializer) : undefined;
+    const fn = d && (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d)) ? d : initial && (ts.isArrowFunction(initial) || ts.isFunctionExpression(initial)) ? initial : undefined;
+    return fn && isProjectSource(fn.getSourceFile()) ? fn : undefined;
+  }
+
   private atCall(node: ts.CallExpression, shapeOf: (e: ts.Expression) => Shape | undefined, attach: (type: ts.TypeNode | undefined, shape: Shape | undefined) => void): void {
+    this.atElementCallback(node, shapeOf, attach);
     // got(...).json<T>() and ky(...).json<T>(): T is the body's type.
     if (ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'json' && node.typeArguments?.[0]) {
       const target = shapeOf(node.expression.expression);

@@ -9,7 +9,7 @@ import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import { isPathLiteral, unwrap, type PathLiteral } from '../src/codemod/static-text.js';
 import { v2CopyText, type PathCopy } from '../src/codemod/call-plan.js';
-import { endsWithDomain, endsWithV1Prefix, hasV1Path, renamedCollections, V1_SEGMENT } from '../src/contract/index.js';
+import { changesInWords, endsWithDomain, endsWithV1Prefix, hasV1Path, pluralWords, renamedCollections, resourceOfPath, V1_SEGMENT } from '../src/contract/index.js';
 import { nodesOf } from './helpers.js';
 import { calleeOf, placeIn } from '../src/codemod/places.js';
 import { handedAsWritten } from '../src/codemod/analysis.js';
@@ -136,24 +136,30 @@ export const paths: Transform = {
         const byKey = tableReadByKey(ctx, literal);
         const kept = byKey ? undefined : ctx.analysis.keptByConstructor(literal);
         if (kept) {
-          ctx.todo(literal, `this v1 path is handed to the constructor of ${kept.owner}, which keeps it in this.${kept.field} for ${kept.readers.join(', ')} to request; migrate-v2 does not follow a path through an object's field, so those requests stay on v1: migrate ${kept.owner} with the classes and calls that hand it paths by hand (uid, createTime, list keys, pages)`);
+          ctx.todo(literal, `this v1 path is handed to the constructor of ${kept.owner}, which keeps it in this.${kept.field} for ${kept.readers.join(', ')} to request; migrate-v2 does not follow a path through an object's field, so those requests stay on v1: migrate ${kept.owner} with the classes and calls that hand it paths by hand ${checklist(literal)}`);
           continue;
         }
         const handedTo = byKey ? undefined : handedToFunction(ctx, literal);
         if (handedTo) {
-          ctx.todo(literal, `this v1 path is handed to ${handedTo}(), a function of this program that migrate-v2 does not take for a request wrapper (what it does with the answer is out of its sight), so it stays on v1: migrate ${handedTo}() with its callers by hand (uid, createTime, list keys, pages)`);
+          ctx.todo(literal, `this v1 path is handed to ${handedTo}(), a function of this program that migrate-v2 does not take for a request wrapper (what it does with the answer is out of its sight), so it stays on v1: migrate ${handedTo}() with its callers by hand ${checklist(literal)}`);
           continue;
         }
         const exported = byKey ? undefined : commonJsExport(literal);
         if (exported) {
-          ctx.todo(literal, `this v1 path is exported through ${exported} (CommonJS), and migrate-v2 does not follow it into the modules that require it, so it stays on v1 with their calls: migrate it with the code that reads it (uid, createTime, list keys, pages)`);
+          ctx.todo(literal, `this v1 path is exported through ${exported} (CommonJS), and migrate-v2 does not follow it into the modules that require it, so it stays on v1 with their calls: migrate it with the code that reads it ${checklist(literal)}`);
           continue;
         }
-        ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand (uid, createTime, list keys, pages)` : `no call migrate-v2 recognises reads this v1 path${readBy(ctx, literal)}, so it stays on v1: migrate it with the code that reads it (uid, createTime, list keys, pages)`);
+        ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand ${checklist(literal)}` : `no call migrate-v2 recognises reads this v1 path${readBy(ctx, literal)}, so it stays on v1: migrate it with the code that reads it ${checklist(literal)}`);
       }
     }
   },
 };
+
+/** What the code reading a path must change, by the path's kind where it names one: `(groups on v2: id -> uid; ...)`. */
+function checklist(literal: PathLiteral): string {
+  const resource = resourceOfPath(literal.text, 'v1');
+  return resource ? `(${pluralWords(resource)} on v2: ${changesInWords(resource)})` : '(uid, createTime, list keys, pages)';
+}
 
 /**
  * ` (this.http.get() in list(), group.service.ts: calls it does not take for requests)`: where the path

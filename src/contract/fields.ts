@@ -1,6 +1,7 @@
 /**
  * Field lookups over the resource tables: names per version, renames, what a client may write.
  */
+import { readOneQuery } from './paths.js';
 import { UNIFORM_RENAMES } from './platform.js';
 import { RESOURCES } from './resources.js';
 import type { ApiVersion, ResourceContract, ResourceKind } from './types.js';
@@ -58,6 +59,25 @@ export function uidReferenceNames(): ReadonlySet<string> {
 /** What a record's fields are called otherwise on v2, for a note: the renames, and the references of uidReferences. */
 export function renamesInWords(resource: ResourceContract): string {
   return [...fieldRenames(resource), ...uidReferences(resource)].map(([v1, v2]) => `${v1} -> ${v2}`).join(', ');
+}
+
+/**
+ * What code over a kind's v1 path changes on v2, in words for a note on a path that stays:
+ * `id -> uid, createdAt -> createTime; list key items -> groups, a page at a time; a read by ?id= is a Get;
+ * an update (PUT) is a PATCH with an updateMask`, the keys writes name references by, and the writes
+ * v2beta1 does not have.
+ */
+export function changesInWords(resource: ResourceContract): string {
+  const v1 = resource.v1.endpoints;
+  const v2 = resource.v2.endpoints;
+  const list = v1.list && v2.list ? `list key ${v1.list.envelopeKey} -> ${v2.list.envelopeKey}${v2.list.paginated ? ', a page at a time' : ''}` : '';
+  const readOne = resource.v1.readOne?.how === 'list-by-id' && v2.get ? `a read by ${readOneQuery(resource)} is a Get` : '';
+  const update = v1.update?.semantics === 'replace' && v2.update?.semantics === 'partial' ? 'an update (PUT) is a PATCH with an updateMask' : '';
+  const keys = resource.fields.flatMap((f) => (f.reference?.writeKey ? [`${f.reference.writeKey.v1} as ${f.reference.writeKey.v2}`] : []));
+  const written = keys.length > 0 ? `a write names ${keys.join(', ')}` : '';
+  const missing = (['create', 'update', 'delete'] as const).filter((op) => v1[op] && !v2[op]);
+  const writes = missing.length > 0 ? `v2beta1 has no ${missing.slice(0, -1).join(', ')}${missing.length > 1 ? ' or ' : ''}${missing.at(-1)} for ${pluralWords(resource)}, so those stay on v1` : '';
+  return [renamesInWords(resource), list, readOne, update, written, writes].filter(Boolean).join('; ');
 }
 
 /**

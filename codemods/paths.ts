@@ -13,6 +13,7 @@ import { changesInWords, endsWithDomain, endsWithV1Prefix, hasV1Path, pluralWord
 import { nodesOf } from './helpers.js';
 import { calleeOf, placeIn } from '../src/codemod/places.js';
 import { handedAsWritten } from '../src/codemod/analysis.js';
+import { recognise } from '../src/codemod/v1-calls.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
   const d = copy.declaration;
@@ -166,7 +167,8 @@ function checklist(literal: PathLiteral): string {
  * is read. No line numbers: the run's notes above them move them, and the next run must write the same note.
  */
 function readBy(ctx: TransformContext, literal: PathLiteral): string {
-  const readers = ctx.analysis.readersOf(literal);
+  // A recognised client's call reads it too where the path is not placed (`fetch(base + this.PATH)`): that call is no unrecognised one.
+  const readers = ctx.analysis.readersOf(literal).filter((call) => !recognise(call, ctx.analysis.text));
   if (readers.length === 0) return '';
   const shown = [...new Set(readers.map((call) => `${calleeOf(call)}() ${placeIn(call, ctx.sf)}`))];
   return ` (${shown.slice(0, 3).join('; ')}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}: calls it does not take for requests)`;

@@ -111,7 +111,13 @@ export class Analysis {
     this.resolvers = [...this.files.values()].flatMap((file) => resolversOf(file.sf, (n) => this.text.declarationOf(n)));
     for (const file of this.files.values()) collectGenericUses(file.sf, this.genericUses);
     for (const file of this.files.values()) collectDataTypes(file, this.dataTypes);
-    for (const file of this.files.values()) this.unmigratedTypes.push(...answerTypesOf(file.sf, [...this.strayLiterals(file.sf), ...file.unplaced], (n) => this.text.declarationOf(n)));
+    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
+    for (const file of this.files.values()) {
+      const strays = this.strayLiterals(file.sf);
+      this.unmigratedTypes.push(...answerTypesOf(file.sf, [...strays, ...file.unplaced], declarationOf));
+      // A stray path's answer is typed where it is read, too: `useResource(routes.groups(), listOf<Group>)`.
+      for (const reader of new Set(strays.flatMap((literal) => this.readersOf(literal)))) this.unmigratedTypes.push(...answerTypesOf(reader.getSourceFile(), [reader], declarationOf));
+    }
     this.keepMeetingCallsTogether();
     this.keepCallsHeldTogether();
     this.keepDestructuredReads();
@@ -191,8 +197,11 @@ export class Analysis {
     const handed = handedAsWritten(literal);
     if (handed) return [handed];
     const holder = pathExpressionOf(literal);
-    const declaration = holder.parent;
-    if (!(ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration)) || declaration.initializer !== holder || !ts.isIdentifier(declaration.name)) return [];
+    // `groups: () => '/iam/v1/groups'`: a route helper's path is read where the helper is called (`get(routes.groups())`).
+    const named = ts.isArrowFunction(holder.parent) && holder.parent.body === holder ? holder.parent : holder;
+    const declaration = named.parent;
+    // A class's field (`private readonly groupsUrl = ...`) is read as `this.groupsUrl`.
+    if (!(ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration)) || declaration.initializer !== named || !ts.isIdentifier(declaration.name)) return [];
     const name = declaration.name.text;
     const readers = new Set<ts.CallExpression>();
     for (const file of this.files.values()) {

@@ -70,10 +70,17 @@ function readersOfHeld(sf: ts.SourceFile, statement: ts.Node, request: ts.Node, 
   return [...new Set(usesOf(sf, held, declarationOf).map((u) => holdingStatement(u)))].filter((s) => s !== statement);
 }
 
-/** The outermost type nodes written in a statement (`as const` is no type of the answer's). */
+/**
+ * The outermost type nodes written in a statement (`as const` is no type of the answer's); of an
+ * instantiation (`listOf<Group>` handed as a fetcher), its type arguments.
+ */
 function typesWrittenIn(statement: ts.Node): ts.TypeNode[] {
   const out: ts.TypeNode[] = [];
   const visit = (node: ts.Node): void => {
+    if (ts.isExpressionWithTypeArguments(node) && !ts.isHeritageClause(node.parent)) {
+      out.push(...(node.typeArguments ?? []));
+      return;
+    }
     if (ts.isTypeNode(node)) {
       if (!ts.isConstTypeReference(node)) out.push(node);
       return;

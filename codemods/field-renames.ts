@@ -144,6 +144,8 @@ function shownWhole(node: ts.Expression, declarationOf: (n: ts.Node) => ts.Decla
   if (heldInLiteral(value) || cutsDigits(value)) return true;
   const parent = value.parent;
   if (ts.isTemplateSpan(parent)) return true;
+  // `<li>{i.createdAt}</li>`, `title={i.createdAt}`: JSX renders it as text; a `key` is no text shown.
+  if (ts.isJsxExpression(parent)) return ts.isJsxElement(parent.parent) || ts.isJsxFragment(parent.parent) || (ts.isJsxAttribute(parent.parent) && parent.parent.name.getText() !== 'key');
   // `new Date(iso).toISOString() === iso`: a text of JavaScript's own precision (3 digits) matched v1's text never, v2's always.
   if (ts.isBinaryExpression(parent) && isEquality(parent.operatorToken.kind)) return /\.to(?:ISOString|JSON)\(\)/.test((parent.left === value ? parent.right : parent.left).getText());
   if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === value)) return !givenToPick(ts.isReturnStatement(parent) ? parent : parent.body);

@@ -178,13 +178,13 @@ export class TypeEvidence {
     const types = fn.parameters.slice(0, sorts ? 2 : 1).flatMap((p) => writtenType(p) ?? []);
     if (types.length === 0) return;
     const over = shapeOf(callee.expression);
-    if (over?.kind === 'array') {
-      for (const type of types) attach(type, { kind: 'resource', resource: over.resource, ...(over.call ? { call: over.call } : {}) });
-      return;
-    }
-    if (this.types.containers.size === 0) return;
+    if (over?.kind === 'array') for (const type of types) attach(type, { kind: 'resource', resource: over.resource, ...(over.call ? { call: over.call } : {}) });
+    if ((over?.kind === 'array' && over.call) || this.types.containers.size === 0) return;
     const element = this.checker.getIndexTypeOfType(this.checker.getTypeAtLocation(callee.expression), ts.IndexKind.Number);
-    if (element && !(element.flags & (ts.TypeFlags.TypeParameter | ts.TypeFlags.Any | ts.TypeFlags.Unknown)) && !this.types.holdsRecord(element)) for (const type of types) this.types.markForeignArgument(type);
+    if (!element || element.flags & (ts.TypeFlags.TypeParameter | ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return;
+    // Records known by their type alone (a list of another module's): the calls seen on that type reach the parameters, as at a call.
+    if (this.types.holdsRecord(element)) for (const type of types) this.types.noteFed(type, element);
+    else for (const type of types) this.types.markForeignArgument(type);
   }
 
   /** The function of the program's own sources a name stands for: a declaration, or a const holding an arrow or function expression. */

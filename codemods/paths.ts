@@ -150,11 +150,17 @@ export const paths: Transform = {
           ctx.todo(literal, `this v1 path is exported through ${exported} (CommonJS), and migrate-v2 does not follow it into the modules that require it, so it stays on v1 with their calls: migrate it with the code that reads it ${checklist(literal)}`);
           continue;
         }
-        ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand ${checklist(literal)}` : `no call migrate-v2 recognises reads this v1 path${readBy(ctx, literal)}, so it stays on v1: migrate it with the code that reads it ${checklist(literal)}`);
+        ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand ${checklist(literal)}` : `no call migrate-v2 recognises reads this v1 path, ${pathInWords(literal)}${readBy(ctx, literal)}, so it stays on v1: migrate it with the code that reads it ${checklist(literal)}`);
       }
     }
   },
 };
+
+/** `'/iam/v1/groups'`, `'/iam/v1/groups/…'`: the path a literal holds, for a note that sits on a statement holding several. */
+function pathInWords(literal: PathLiteral): string {
+  const open = ts.isTemplateHead(literal) || ts.isTemplateMiddle(literal) ? '…' : '';
+  return `'${literal.text.trim()}${open}'`;
+}
 
 /** What the code reading a path must change, by the path's kind where it names one: `(groups on v2: id -> uid; ...)`. */
 function checklist(literal: PathLiteral): string {

@@ -288,7 +288,7 @@ export class Analysis {
   }
 
   private gatherEvidence(): void {
-    const evidence = new TypeEvidence(this.checker, this.types);
+    const evidence = new TypeEvidence(this.checker, this.types, (n) => this.text.declarationOf(n));
     for (const file of this.files.values()) {
       // Values of calls that stay on v1 pin their types to v1 names.
       for (const call of file.calls) this.types.within(call, !this.plan.migrates(call), () => evidence.gatherCall(call));

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import { CALLBACK_OVER_ELEMENTS, type DataFlow, type Shape } from './data-flow.js';
 import { isProjectSource, type ResourceTypes, type TypeShape } from './resource-types.js';
-import { unwrap } from './static-text.js';
+import { functionOf, unwrap } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 
@@ -54,6 +54,7 @@ export class TypeEvidence {
   constructor(
     private readonly checker: ts.TypeChecker,
     private readonly types: ResourceTypes,
+    private readonly declarationOf: (n: ts.Node) => ts.Declaration | undefined,
   ) {}
 
   /** The type argument of a call: axios.get<{ items: Group[] }>(...) and a wrapper's get<T>(...) returning Promise<T> type the body. */
@@ -172,8 +173,8 @@ export class TypeEvidence {
     const callee = node.expression;
     const handed = node.arguments[0] && unwrap(node.arguments[0]);
     if (!ts.isPropertyAccessExpression(callee) || !CALLBACK_OVER_ELEMENTS.has(callee.name.text) || !handed || !(ts.isIdentifier(handed) || ts.isPropertyAccessExpression(handed))) return;
-    const fn = this.functionNamed(handed);
-    if (!fn) return;
+    const fn = functionOf(handed, this.declarationOf);
+    if (!fn || !isProjectSource(fn.getSourceFile())) return;
     const sorts = callee.name.text === 'sort' || callee.name.text === 'toSorted';
     const types = fn.parameters.slice(0, sorts ? 2 : 1).flatMap((p) => writtenType(p) ?? []);
     if (types.length === 0) return;
@@ -185,16 +186,6 @@ export class TypeEvidence {
     // Records known by their type alone (a list of another module's): the calls seen on that type reach the parameters, as at a call.
     if (this.types.holdsRecord(element)) for (const type of types) this.types.noteFed(type, element);
     else for (const type of types) this.types.markForeignArgument(type);
-  }
-
-  /** The function of the program's own sources a name stands for: a declaration, or a const holding an arrow or function expression. */
-  private functionNamed(name: ts.Identifier | ts.PropertyAccessExpression): ts.SignatureDeclaration | undefined {
-    let symbol = this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(name) ? name.name : name);
-    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-    const d = symbol?.valueDeclaration;
-    const initial = d && (ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d)) && d.initializer ? unwrap(d.initializer) : undefined;
-    const fn = d && (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d)) ? d : initial && (ts.isArrowFunction(initial) || ts.isFunctionExpression(initial)) ? initial : undefined;
-    return fn && isProjectSource(fn.getSourceFile()) ? fn : undefined;
   }
 
   private atCall(node: ts.CallExpression, shapeOf: (e: ts.Expression) => Shape | undefined, attach: (type: ts.TypeNode | undefined, shape: Shape | undefined) => void): void {

@@ -8,6 +8,7 @@
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
+import { answersBody } from '../src/codemod/answers.js';
 import { nodesOf } from './helpers.js';
 
 function answersEmpty(call: V1Call): boolean {
@@ -48,17 +49,24 @@ function thenReceiverOf(name: ts.Identifier): ts.Expression | undefined {
   return undefined;
 }
 
+/** `((await api(...)) ?? {})`: the answer already keeps `{}` (a run before this one wrote it so). */
+function keptEmpty(awaited: ts.AwaitExpression): boolean {
+  const fallback = ts.isParenthesizedExpression(awaited.parent) ? awaited.parent.parent : undefined;
+  return Boolean(fallback && ts.isBinaryExpression(fallback) && /^(\?\?|\|\|)$/.test(fallback.operatorToken.getText()) && fallback.right.getText() === '{}');
+}
+
 /**
- * `const revoked = await api('DELETE', ...)` through a wrapper that parses text (`text ? JSON.parse(text) : undefined`):
- * v2's empty body gives no value where v1's gave `{}`, so the answer that is read keeps `{}`.
+ * `const revoked = await api('DELETE', ...)` through a wrapper that parses text (`text ? JSON.parse(text) : undefined`),
+ * or ofetch's, which parses an empty body as `''`: v2's empty body gives no value where v1's gave
+ * `{}`, so the answer that is read keeps `{}`.
  */
 function keepEmptyAnswers(ctx: TransformContext): void {
   for (const call of ctx.calls) {
-    if (!answersEmpty(call) || call.via?.returns !== 'body' || call.via.parse || !ctx.analysis.plan.migrates(call)) continue;
+    if (!answersEmpty(call) || !answersBody(call) || call.via?.parse || !ctx.analysis.plan.migrates(call)) continue;
     const awaited = call.call.parent;
-    if (!ts.isAwaitExpression(awaited) || ts.isExpressionStatement(awaited.parent)) continue;
+    if (!ts.isAwaitExpression(awaited) || ts.isExpressionStatement(awaited.parent) || keptEmpty(awaited)) continue;
     ctx.edit(awaited.getStart(ctx.sf), awaited.getStart(ctx.sf), '((');
-    ctx.edit(awaited.end, awaited.end, ') ?? {})');
+    ctx.edit(awaited.end, awaited.end, `) ${call.via ? '??' : '||'} {})`);
   }
 }
 

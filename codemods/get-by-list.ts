@@ -116,7 +116,7 @@ function readThroughReader(ctx: TransformContext, call: V1Call, get: ReaderGet):
 }
 
 /** Hooks a client of the file runs on every response: ky's and got's `afterResponse` and `beforeError`, axios's response interceptors. */
-const RESPONSE_HOOKS = /\b(?:afterResponse|beforeError|interceptors\.response)\b/;
+const RESPONSE_HOOKS = /\b(?:afterResponse|beforeError|interceptors\.response|onResponse|onResponseError)\b/;
 
 /**
  * The migrated read tells a missing record as before (missingRecordChange), but a hook that sees

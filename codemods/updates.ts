@@ -30,22 +30,33 @@ export const updates: Transform = {
 };
 
 /**
- * `request(method: HttpMethod, ...)` with `type HttpMethod = 'GET' | 'PUT' | ...` in this file: the
- * updates that now pass 'PATCH' through the wrapper need the union to take it.
+ * `request(method: HttpMethod, ...)` with `type HttpMethod = 'GET' | 'PUT' | ...` in this file, or
+ * `call(path, opts: { method?: 'GET' | 'PUT' })`: the updates that now pass 'PATCH' through the
+ * wrapper need the union to take it.
  */
 function allowPatch(ctx: TransformContext): void {
   // Two helpers may share one union: it takes 'PATCH' once.
   const widened = new Set<ts.UnionTypeNode>();
   for (const wrapper of ctx.analysis.wrappers.byFunction.values()) {
-    const parameter = wrapper.fn && wrapper.methodParam !== undefined ? wrapper.fn.parameters[wrapper.methodParam] : undefined;
-    if (!parameter?.type || !ctx.analysis.plan.calls.some((c) => c.via === wrapper && c.operation === 'update' && ctx.analysis.plan.migrates(c))) continue;
-    const union = methodUnion(ctx, parameter.type);
+    const type = wrapper.fn && methodTypeOf(ctx, wrapper.fn, wrapper);
+    if (!type || !ctx.analysis.plan.calls.some((c) => c.via === wrapper && c.operation === 'update' && ctx.analysis.plan.migrates(c))) continue;
+    const union = methodUnion(ctx, type);
     if (!union || union.getSourceFile() !== ctx.sf || widened.has(union)) continue;
     const literals = union.types.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal : undefined));
     if (literals.some((l) => !l) || literals.some((l) => l!.text === 'PATCH')) continue;
     ctx.edit(union.end, union.end, ` | ${quoteLike(ctx.textOf(literals[0]!), 'PATCH')}`);
     widened.add(union);
   }
+}
+
+/** The type written for the method a wrapper is handed: its method parameter's, or the `method` member of its options parameter's. */
+function methodTypeOf(ctx: TransformContext, fn: ts.SignatureDeclaration, wrapper: { methodParam?: number; initParam?: number }): ts.TypeNode | undefined {
+  if (wrapper.methodParam !== undefined) return fn.parameters[wrapper.methodParam]?.type;
+  const options = wrapper.initParam === undefined ? undefined : fn.parameters[wrapper.initParam]?.type;
+  const declared = options && ts.isTypeReferenceNode(options) ? ctx.analysis.types.declarationOfType(options.typeName) : undefined;
+  const members = options && ts.isTypeLiteralNode(options) ? options.members : declared && ts.isInterfaceDeclaration(declared) ? declared.members : declared && ts.isTypeAliasDeclaration(declared) && ts.isTypeLiteralNode(declared.type) ? declared.type.members : undefined;
+  const method = members?.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText() === 'method');
+  return method?.type;
 }
 
 /** A union of method names, written where the parameter is or as the type alias it names (imported, say). */

@@ -1,7 +1,7 @@
 /**
- * What a v1 call answers its caller, in the form the caller reads it: a parsed body, a fetch
- * Response, an axios, undici or got response; and the expression that gives it (the call, or
- * `got(...).json()` / `ky(...).json()` chained on it). Page helpers answer in the same form.
+ * What a v1 call answers its caller, in the form the caller reads it: a parsed body (ofetch's, a
+ * wrapper's), a fetch Response, an axios, undici or got response; and the expression that gives it
+ * (the call, or `got(...).json()` / `ky(...).json()` chained on it). Page helpers answer in the same form.
  */
 import type { ts } from 'ts-morph';
 import { parsedInChain, type V1Call } from './v1-calls.js';
@@ -9,9 +9,15 @@ import { parsedInChain, type V1Call } from './v1-calls.js';
 /** What the original call answers: a page helper must answer the same. */
 export type PageKind = 'body' | 'response' | 'axios' | 'undici' | 'got';
 
+/** Whether the call itself answers the parsed body: ofetch's do, and a wrapper's that returns it. */
+export function answersBody(call: Pick<V1Call, 'client' | 'via'>): boolean {
+  return call.via ? call.via.returns === 'body' : call.client === 'ofetch';
+}
+
 /** The expression to wrap, and what it answers; or why it cannot be. */
 export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): { node: ts.Expression; kind: PageKind } | { why: string } {
-  if (call.via) return { node: call.call, kind: call.via.returns === 'body' ? 'body' : call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
+  if (answersBody(call)) return { node: call.call, kind: 'body' };
+  if (call.via) return { node: call.call, kind: call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
   const chained = parsedInChain(call);
   switch (call.client) {
     case 'fetch':
@@ -24,6 +30,8 @@ export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): 
       return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'response' };
     case 'got':
       return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'got' };
+    case 'ofetch':
+      return { node: call.call, kind: 'body' };
   }
 }
 

@@ -63,7 +63,7 @@ function checkRejections(value: unknown): string[] {
 }
 const WRAPPER_KEYS = new Set(['function', 'from', 'path', 'method', 'body', 'returns', 'client', 'errors']);
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-const CLIENTS = new Set(['fetch', 'undici', 'axios', 'got', 'ky']);
+const CLIENTS = new Set(['fetch', 'undici', 'axios', 'got', 'ky', 'ofetch']);
 
 function isIndex(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0;

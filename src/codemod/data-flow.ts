@@ -12,6 +12,7 @@ import { resourceOf, type ResourceContract } from '../contract/index.js';
 import { isProjectSource, type ResourceTypes } from './resource-types.js';
 import { exportedValue, functionOf, givesBackItsArgument, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
+import { answersBody } from './answers.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 import { hasModifier } from './module-shape.js';
@@ -725,9 +726,9 @@ export class DataFlow {
     if (library) return this.collectionShape(library);
     const v1 = this.callsByNode.get(n);
     if (v1) {
-      // axios resolves to a response with .data; got and ky with .json(); fetch and undici to a response.
+      // axios resolves to a response with .data; got and ky with .json(); fetch and undici to a response; ofetch to the body.
       if (v1.via?.records) return { kind: v1.via.records.gives, resource: v1.resource, call: v1 };
-      return v1.via?.returns === 'body' ? bodyShape(v1) : { kind: 'response', call: v1 };
+      return answersBody(v1) ? bodyShape(v1) : { kind: 'response', call: v1 };
     }
     if (ts.isPropertyAccessExpression(n.expression)) {
       const method = n.expression.name.text;

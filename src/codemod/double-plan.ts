@@ -62,7 +62,7 @@ export function describeDouble(d: AnyDouble): string {
     case 'entry':
       return `recorded answer to ${d.method} ${d.target}`;
     case 'mock':
-      return `mock of ${d.target.kind === 'fetch' ? 'fetch' : d.target.kind === 'client' ? `axios.${d.target.method.toLowerCase()}` : d.target.node.getText()}`;
+      return `mock of ${d.target.kind === 'fetch' ? 'fetch' : d.target.kind === 'client' ? `axios.${d.target.method.toLowerCase()}` : d.target.kind === 'library' ? d.target.client : d.target.node.getText()}`;
     case 'expectation':
       return `expectation ${(ts.isTemplateHead(d.node) || ts.isTemplateMiddle(d.node) || ts.isTemplateTail(d.node) ? d.node.parent.parent : d.node).getText()}`;
   }
@@ -346,8 +346,11 @@ export class DoublePlan {
     const candidates = this.candidates(testBlockOf(d.node), sf);
     const target = d.target;
     let served: V1Call[];
-    if (target.kind === 'fetch') served = candidates.filter((c) => c.client === 'fetch' || c.client === 'ky');
+    // ky and ofetch send through the global fetch: a double of fetch answers them too.
+    if (target.kind === 'fetch') served = candidates.filter((c) => c.client === 'fetch' || c.client === 'ky' || c.client === 'ofetch');
     else if (target.kind === 'client') served = candidates.filter((c) => c.client === target.client && c.method === target.method);
+    // Every call that goes through ofetch, a wrapper's too, is answered by a mock of it.
+    else if (target.kind === 'library') served = candidates.filter((c) => c.client === target.client);
     else {
       const fn = this.mockedFunction(target);
       const wrapper = fn && this.a.wrappers.byFunction.get(fn as never);

@@ -8,11 +8,12 @@ import type { DataFlow } from './data-flow.js';
 import { functionOf } from './static-text.js';
 import { forEachNode, thenParameter } from './syntax.js';
 import { parsedInChain, type V1Call } from './v1-calls.js';
+import { answersBody } from './answers.js';
 
 /**
  * How the migrated read tells that the record is missing: by the status of the response it keeps
  * in a variable (fetch, undici, a wrapper answering the response), or, for a client that throws on
- * 404 (axios, got, ky, a wrapper over them), by a value the missing-record helper gives in its place.
+ * 404 (axios, got, ky, ofetch, a wrapper over them), by a value the missing-record helper gives in its place.
  */
 /**
  * `res.status` (or `res.statusCode`) when a condition reads the response's `ok`, `status` or
@@ -45,8 +46,8 @@ export type Missing =
   | { by: 'helper'; target: ts.Expression; missing?: string; response?: ts.Identifier }
   | { by: 'none'; why: string };
 
-/** axios's `validateStatus`, got's and ky's `throwHttpErrors: false`: a client that hands back error answers instead of throwing them. */
-const LENIENT_CLIENT = /\bvalidateStatus\b|\bthrowHttpErrors\s*:\s*false\b/;
+/** axios's `validateStatus`, got's and ky's `throwHttpErrors: false`, ofetch's `ignoreResponseError: true`: a client that hands back error answers instead of throwing them. */
+const LENIENT_CLIENT = /\bvalidateStatus\b|\bthrowHttpErrors\s*:\s*false\b|\bignoreResponseError\s*:\s*true\b/;
 
 export function missingBy(call: V1Call, flow: DataFlow, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Missing {
   const one = call.resource.singular;
@@ -71,7 +72,7 @@ export function missingBy(call: V1Call, flow: DataFlow, declarationOf: (n: ts.No
   const lenient = LENIENT_CLIENT.exec(call.call.getSourceFile().text)?.[0];
   if (lenient) return stays(`this file sets its ${call.client} client not to throw on errors (\`${lenient.replace(/\s+/g, ' ')}\`), so that 404 comes back as an answer holding the error's body`);
   const chained = parsedInChain(call);
-  if (call.via?.returns === 'body' || chained) return { by: 'helper', target: chained ?? call.call };
+  if (answersBody(call) || chained) return { by: 'helper', target: chained ?? call.call };
   if (call.client === 'axios') {
     const response = flow.responseVariable(call);
     const own = response && ownNotFoundTest(call, response);

@@ -1,8 +1,8 @@
 /**
  * Finds the test doubles of a file that stand in for the platform: route stubs (nock interceptors,
  * msw handlers, undici MockAgent interceptors), mocked clients (`mockResolvedValue`,
- * `mockReturnValue`, `mockImplementation` of `fetch`, an axios method, or a function of the
- * program) and the expectations a test writes about the requests (a v1 path or `'PUT'` given to a
+ * `mockReturnValue`, `mockImplementation` of `fetch`, an axios method, ofetch, or a function of
+ * the program) and the expectations a test writes about the requests (a v1 path or `'PUT'` given to a
  * matcher). Libraries are known by what the file imports, never by a name alone. What each double
  * answers is read by double-replies.ts; which calls it serves, and whether it migrates, by
  * double-plan.ts.
@@ -40,6 +40,8 @@ export type MockTarget =
   | { kind: 'fetch' }
   /** `axios.get`: the name (or `spyOn`'s string) that says the method, renamed with it (`put` -> `patch`). */
   | { kind: 'client'; client: 'axios'; method: HttpMethod; methodNode: ts.Identifier | ts.StringLiteralLike }
+  /** ofetch itself (`vi.mocked(ofetch)`): it answers the parsed body, whatever the method. */
+  | { kind: 'library'; client: 'ofetch' }
   /** A function of the program: `node` names it, or names the object whose `member` it is (`vi.spyOn(sdk, 'call')`). */
   | { kind: 'function'; node: ts.Expression; member?: string };
 
@@ -192,10 +194,11 @@ class Finder {
     return undefined;
   }
 
-  /** What `vi.mocked(x)` names: an axios method, the global fetch, or a function of the program. */
+  /** What `vi.mocked(x)` names: an axios method, the global fetch, ofetch, or a function of the program. */
   private targetOf(e: ts.Expression): MockTarget {
     const n = unwrap(e);
     if (ts.isIdentifier(n) && n.text === 'fetch' && !importedModule(n, this.text)) return { kind: 'fetch' };
+    if (ts.isIdentifier(n) && /^ofetch(\/node)?$/.test(importedModule(n, this.text) ?? '')) return { kind: 'library', client: 'ofetch' };
     if (ts.isPropertyAccessExpression(n) && ROUTE_METHODS.has(n.name.text) && ts.isIdentifier(n.expression) && importedModule(n.expression, this.text) === 'axios') {
       return { kind: 'client', client: 'axios', method: n.name.text.toUpperCase() as HttpMethod, methodNode: n.name as ts.Identifier };
     }

@@ -65,8 +65,8 @@ export class TypeEvidence {
       return;
     }
     const body = bodyShape(call);
-    // axios.get<T>, got.get<T> and ky.get<T> type the body (got's response.body, ky's .json()); fetch and undici take none.
-    const typesBody = call.via ? (call.via.fn ? typeArgumentIsBody(call.via.fn) : call.via.returns === 'body') : call.client === 'axios' || call.client === 'got' || call.client === 'ky';
+    // axios.get<T>, got.get<T>, ky.get<T> and ofetch<T> type the body (got's response.body, ky's .json()); fetch and undici take none.
+    const typesBody = call.via ? (call.via.fn ? typeArgumentIsBody(call.via.fn) : call.via.returns === 'body') : call.client === 'axios' || call.client === 'got' || call.client === 'ky' || call.client === 'ofetch';
     if (body && typesBody && call.call.typeArguments?.[0]) this.types.attach(call.call.typeArguments[0], body, call.resource);
   }
 

@@ -1,6 +1,7 @@
 /**
  * Finds the calls a file makes to v1: fetch and undici (`fetch`, `request`), axios (static and
- * instances, with their `baseURL`), got and ky. A URL is read statically by StaticText (literals,
+ * instances, with their `baseURL`), got, ky and ofetch (`ofetch`, `$fetch`, and the instances
+ * `ofetch.create` makes, called as functions). A URL is read statically by StaticText (literals,
  * constants and tables followed by symbol); the contract says which resource and operation a path is.
  */
 import { ts } from 'ts-morph';
@@ -12,7 +13,7 @@ import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
 import { readImport, type Imported } from './module-shape.js';
 
-export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky';
+export type Client = 'fetch' | 'undici' | 'axios' | 'got' | 'ky' | 'ofetch';
 export type V1Operation = 'list' | 'get-by-list' | 'create' | 'update' | 'delete';
 
 export interface V1Call {
@@ -101,15 +102,15 @@ function mayHoldMethod(spread: ts.Expression, declarationOf?: (n: ts.Node) => ts
 }
 
 const NOTHING: Evaluated = { text: '', literals: [], references: [] };
-const CLIENT_FACTORY = /^(axios|got|ky)$/;
-const LIBRARY_NAMES = new Set(['fetch', 'request', 'axios', 'got', 'ky']);
+const CLIENT_FACTORY = /^(axios|got|ky|ofetch)$/;
+const LIBRARY_NAMES = new Set(['fetch', 'request', 'axios', 'got', 'ky', 'ofetch', '$fetch']);
 
 /** The library and `{ baseURL }` of an `axios.create(...)` (got's and ky's `prefixUrl`, ky's `prefix`); null when it is no such call. */
 function factoryBase(init: ts.Expression, text: StaticText): { client: Client; base?: ts.Expression } | null {
   const n = unwrap(init);
   if (!ts.isCallExpression(n) || !ts.isPropertyAccessExpression(n.expression) || !/^(create|extend)$/.test(n.expression.name.text)) return null;
   // `http.create(...)` of `import http from 'axios'` is axios's.
-  const library = ts.isIdentifier(n.expression.expression) ? libraryCalleeName(n.expression.expression, text) : '';
+  const library = ts.isIdentifier(n.expression.expression) ? ofetchByName(libraryCalleeName(n.expression.expression, text)) : '';
   if (!CLIENT_FACTORY.test(library)) return null;
   const config = n.arguments[0] && unwrap(n.arguments[0]);
   const base = config && ts.isObjectLiteralExpression(config) ? (propertyOf(config, 'baseURL') ?? propertyOf(config, 'prefixUrl') ?? propertyOf(config, 'prefix')) : undefined;
@@ -156,8 +157,12 @@ function madeByFactory(init: ts.Expression, text: StaticText): Client | undefine
   const n = unwrap(init);
   const fn = ts.isCallExpression(n) ? functionOf(n.expression, (x) => text.declarationOf(x)) : undefined;
   if (!fn) return undefined;
-  const returned = returnedExpressions(fn);
-  return clientOfType(fn.type, text) ?? (returned.length === 1 ? factoryBase(returned[0]!, text)?.client : undefined);
+  const [returned, ...more] = returnedExpressions(fn);
+  if (!returned || more.length > 0) return clientOfType(fn.type, text);
+  // `() => http` of `const http = ofetch.create(...)`: the instance it answers, made where it is declared.
+  const held = ts.isIdentifier(unwrap(returned)) ? text.declarationOf(unwrap(returned)) : undefined;
+  const made = held && ts.isVariableDeclaration(held) && held.initializer ? held.initializer : returned;
+  return clientOfType(fn.type, text) ?? factoryBase(made, text)?.client;
 }
 
 /** The client whose package a type annotation's name is imported from (`KyInstance` from 'ky'), read off the import itself. */
@@ -165,8 +170,8 @@ function clientOfType(type: ts.TypeNode | undefined, text: StaticText): Client |
   if (!type || !ts.isTypeReferenceNode(type)) return undefined;
   let root: ts.EntityName = type.typeName;
   while (ts.isQualifiedName(root)) root = root.left;
-  const module = importedModule(root, text);
-  return module !== undefined && CLIENT_FACTORY.test(module) ? (module as Client) : undefined;
+  const library = libraryOfModule(importedModule(root, text) ?? '');
+  return library !== undefined && CLIENT_FACTORY.test(library) ? (library as Client) : undefined;
 }
 
 /** The module an identifier is imported from, by its import declaration (no resolution needed). */
@@ -180,7 +185,10 @@ export function importedModule(name: ts.Identifier, text: StaticText): string | 
 const FETCH_MODULES = /^(?:node-fetch|node-fetch-native|cross-fetch|isomorphic-fetch|isomorphic-unfetch|unfetch|whatwg-fetch|@whatwg-node\/fetch|undici)$/;
 
 /** The packages whose calls are recognised, by the name a call of theirs is known by. */
-const LIBRARY_MODULES = new Map([['undici', 'undici'], ['axios', 'axios'], ['got', 'got'], ['ky', 'ky']]);
+const LIBRARY_MODULES = new Map([['undici', 'undici'], ['axios', 'axios'], ['got', 'got'], ['ky', 'ky'], ['ofetch', 'ofetch'], ['ofetch/node', 'ofetch']]);
+
+/** ofetch exports the same function as `ofetch` and `$fetch` (Nuxt's global): both are ofetch's. */
+const ofetchByName = (name: string) => (name === '$fetch' || name.startsWith('$fetch.') ? `ofetch${name.slice('$fetch'.length)}` : name);
 const libraryOfModule = (specifier: string) => LIBRARY_MODULES.get(specifier) ?? (FETCH_MODULES.test(specifier) ? 'fetch' : undefined);
 const aliasesByFile = new WeakMap<ts.SourceFile, Map<string, string>>();
 
@@ -239,9 +247,9 @@ function isStandardFetch(value: ts.Expression): boolean {
 }
 
 /**
- * `import { ofetch as fetch } from 'ofetch'`, `const fetch = ofetch.create(...)`: the name `fetch`
- * bound in its file to another client, whose calls answer otherwise (ofetch's, the parsed body).
- * They are not read as fetch's: their v1 paths are noted as no recognised call's.
+ * `import { wretch as fetch } from 'wretch'`, `const fetch = makeClient()`: the name `fetch` bound in
+ * its file to another client, whose calls answer otherwise. They are not read as fetch's: their v1
+ * paths are noted as no recognised call's (ofetch's bound so are read as ofetch's).
  */
 function fetchBoundElsewhere(callee: ts.Expression, text: StaticText): boolean {
   if (!ts.isIdentifier(callee) || callee.text !== 'fetch') return false;
@@ -263,7 +271,7 @@ function calleeName(expr: ts.Expression): string {
 
 /** A client's base URL and a path, as it joins them: got and ky with one slash between; axios's baseURL is a plain prefix. */
 export function prefixed(client: Client, prefix: string, path: string): string {
-  const joint = (client === 'got' || client === 'ky') && prefix && !prefix.endsWith('/') && !path.startsWith('/') ? '/' : '';
+  const joint = (client === 'got' || client === 'ky' || client === 'ofetch') && prefix && !prefix.endsWith('/') && !path.startsWith('/') ? '/' : '';
   return prefix + joint + path;
 }
 
@@ -318,25 +326,48 @@ function enclosingBlock(node: ts.Node): ts.Node | undefined {
   return undefined;
 }
 
+/**
+ * An instance of ofetch the callee names (`api` of `const api = ofetch.create(...)`, `this.http`
+ * typed `$Fetch`) or gives (`useApi()` of a function of the program that answers one).
+ */
+function instanceOfOfetch(callee: ts.Expression, text: StaticText): { client: Client; base: Evaluated } | null {
+  if (ts.isCallExpression(callee)) return madeByFactory(callee, text) === 'ofetch' ? { client: 'ofetch', base: UNKNOWN_BASE } : null;
+  if (!ts.isIdentifier(callee) && !(ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name))) return null;
+  const instance = instanceOf(callee, text);
+  return instance?.client === 'ofetch' ? instance : null;
+}
+
+/**
+ * A call whose URL comes first and whose options, second, name the method and body (`fetch`,
+ * undici's `fetch` and `request`, ofetch): its options may be kept in a variable of the same function.
+ */
+function fetchLike(call: ts.CallExpression, client: Client, prefix: Evaluated, text: StaticText): Transport {
+  const [first, second] = call.arguments;
+  const { options, assigned } = optionsOf(second, call, text);
+  const body = (options && propertyOf(options, 'body')) ?? assigned.get('body');
+  // Options kept in a variable are read, not edited, unless this call is all that reads them: the literal is the call's own.
+  const own = options && (options === asObject(second) || onlyThisCallReads(second!, call, text)) ? options : undefined;
+  const { methodNode, ...method } = methodFromOptions(options, assigned, options ? undefined : second, (n) => text.declarationOf(n));
+  return { client, ...method, ...(own && methodNode ? { methodNode } : {}), urlNode: first!, prefix, ...(own ? { options: own } : {}), ...(body ? { body } : {}) };
+}
+
 /** What kind of HTTP call this is, if any, and where its URL, method and body are. */
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
-  const name = typedAsFetch(call.expression, text) ? 'fetch' : libraryCalleeName(call.expression, text);
-  if (name === 'fetch' && fetchBoundElsewhere(call.expression, text)) return undefined;
+  const [first, second, third] = call.arguments;
+  if (!first) return undefined;
+  const name = typedAsFetch(call.expression, text) ? 'fetch' : ofetchByName(libraryCalleeName(call.expression, text));
+  const bound = name === 'fetch' && fetchBoundElsewhere(call.expression, text);
+  // `api(url)` of `const api = ofetch.create({ baseURL })`: an instance of ofetch is called as ofetch is.
+  const ofetchInstance = name === 'ofetch' || (LIBRARY_NAMES.has(name) && !bound) ? null : instanceOfOfetch(call.expression, text);
+  if (ofetchInstance) return fetchLike(call, 'ofetch', ofetchInstance.base, text);
+  if (bound) return undefined;
   // The program's own `request()` or `fetch()` is not the library's: it may be a wrapper. Asked only of those names: the checker is the cost.
   if (LIBRARY_NAMES.has(name)) {
     const own = functionOf(call.expression, (n) => text.declarationOf(n));
     if (own && isProjectSource(own.getSourceFile())) return undefined;
   }
-  const [first, second, third] = call.arguments;
-  if (!first) return undefined;
-  if (name === 'fetch' || name === 'undici.fetch' || name === 'request' || name === 'undici.request') {
-    const { options, assigned } = optionsOf(second, call, text);
-    const body = (options && propertyOf(options, 'body')) ?? assigned.get('body');
-    // Options kept in a variable are read, not edited, unless this call is all that reads them: the literal is the call's own.
-    const own = options && (options === asObject(second) || onlyThisCallReads(second!, call, text)) ? options : undefined;
-    const { methodNode, ...method } = methodFromOptions(options, assigned, options ? undefined : second, (n) => text.declarationOf(n));
-    return { client: name.includes('fetch') ? 'fetch' : 'undici', ...method, ...(own && methodNode ? { methodNode } : {}), urlNode: first, prefix: NOTHING, ...(own ? { options: own } : {}), ...(body ? { body } : {}) };
-  }
+  if (name === 'fetch' || name === 'undici.fetch' || name === 'request' || name === 'undici.request') return fetchLike(call, name.includes('fetch') ? 'fetch' : 'undici', NOTHING, text);
+  if (name === 'ofetch') return fetchLike(call, 'ofetch', NOTHING, text);
   const parts = name.split('.');
   const verb = parts[parts.length - 1]!;
   const target = parts.slice(0, -1).join('.');
@@ -414,6 +445,41 @@ function reshapingInterceptor(call: ts.CallExpression, text: StaticText): string
   return undefined;
 }
 
+/**
+ * Where a file hands ofetch's callers something other than the parsed JSON body: a hook's
+ * `response._data = ...`, a `parseResponse` option, a `responseType` other than json. Read off the
+ * syntax, so that a comment (a note of migrate-v2's own among them) never counts.
+ */
+function ofetchReshapingIn(sf: ts.SourceFile): string | undefined {
+  const nodes = nodesOf(sf);
+  for (const n of nodes.of<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
+    if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken && memberName(n.left) === '_data') return `${n.left.getText(sf)} = ...`;
+  }
+  for (const n of nodes.ofKinds(ts.SyntaxKind.PropertyAssignment, ts.SyntaxKind.ShorthandPropertyAssignment, ts.SyntaxKind.MethodDeclaration) as (ts.ObjectLiteralElementLike | ts.MethodDeclaration)[]) {
+    const key = propertyKey(n);
+    if (key === 'parseResponse') return 'parseResponse';
+    const value = key === 'responseType' && ts.isPropertyAssignment(n) ? unwrap(n.initializer) : undefined;
+    if (value && ts.isStringLiteralLike(value) && value.text !== 'json') return `responseType: '${value.text}'`;
+  }
+  return undefined;
+}
+
+/**
+ * `ofetch.create({ onResponse({ response }) { response._data = body.items } })`, `parseResponse`,
+ * a `responseType` other than json: written in the call's file or in the one that makes its
+ * instance. Its calls answer what migrate-v2 cannot read, so they stay on v1.
+ */
+function reshapingOfetch(call: ts.CallExpression, text: StaticText): string | undefined {
+  const callee = call.expression;
+  const name = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+  const home = ts.isIdentifier(name) ? text.declarationOf(name)?.getSourceFile() : undefined;
+  for (const sf of [call.getSourceFile(), ...(home && isProjectSource(home) ? [home] : [])]) {
+    const found = ofetchReshapingIn(sf);
+    if (found) return `the ofetch client of this v1 call changes what its answers give (\`${found}\` in ${sf === call.getSourceFile() ? 'this file' : 'the file that makes it'}): migrate-v2 cannot tell what the call gives its caller, so it stays on v1; migrate it by hand`;
+  }
+  return undefined;
+}
+
 /** `(res) => res`, `(res) => { log(res); return res; }`: a handler that answers the response it is handed. */
 function answersWhatItIsHanded(handler: ts.Expression): boolean {
   if (!ts.isArrowFunction(handler) && !ts.isFunctionExpression(handler)) return false;
@@ -449,7 +515,8 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         // The query option is part of the URL the server sees: a read of one record may be written `searchParams: { id }`.
         const handed = r.query ? `${url.includes('?') ? '&' : '?'}${r.query}` : '';
         const parts: Evaluated = { text: (query ? url + queryText(query, url) : url) + handed, literals: [...r.prefix.literals, ...path.literals], references: [...r.prefix.references, ...path.references], bases: [...(r.prefix.bases ?? []), ...(path.bases ?? [])] };
-        const unknown = methodUnknown(r) ?? (r.client === 'axios' ? reshapingInterceptor(r.via?.transport ?? node, text) : undefined);
+        const transport = r.via?.transport ?? node;
+        const unknown = methodUnknown(r) ?? (r.client === 'axios' ? reshapingInterceptor(transport, text) : r.client === 'ofetch' ? reshapingOfetch(transport, text) : undefined);
         const placed = unknown ? undefined : classify(parts.text, r.method);
         if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}) });
         else if (hasV1Path(parts.text)) {

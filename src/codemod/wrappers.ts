@@ -14,6 +14,7 @@ import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
 import { methodFromOptions, optionsOf, prefixed, queryOption, type Client } from './v1-calls.js';
+import { answersBody } from './answers.js';
 import { nodesOf } from './file-nodes.js';
 import { functionName } from './places.js';
 import { holdsNothing, propertyOf, thenParameter } from './syntax.js';
@@ -418,7 +419,7 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
   };
   const isBody = (e: ts.Expression): boolean => {
     const n = unwrap(e);
-    if (transport.via?.returns === 'body' && n === call) return true;
+    if (n === call && answersBody(transport)) return true;
     if (ts.isCallExpression(n) && n.expression.getText() === 'JSON.parse' && n.arguments[0] && isText(n.arguments[0])) return true;
     // `text ? JSON.parse(text) : undefined`: an empty body is no body.
     if (ts.isConditionalExpression(n)) return [n.whenTrue, n.whenFalse].some(isBody) && [n.whenTrue, n.whenFalse].every((b) => isBody(b) || isNothing(b));
@@ -580,7 +581,7 @@ export class Wrappers {
     return out;
   }
 
-  /** The method (and body) a call hands a wrapper in its request options, which the wrapper passes to its client. */
+  /** The method, body and query a call hands a wrapper in its request options, which the wrapper passes to its client. */
   private readInit(out: Transport, init: ts.Expression, call: ts.CallExpression): void {
     const { options, assigned } = optionsOf(init, call, this.text);
     const named = methodFromOptions(options, assigned, options ? undefined : init, (n) => this.text.declarationOf(n));
@@ -588,6 +589,8 @@ export class Wrappers {
     if (named.methodNode || named.methodExpression || named.initExpression) Object.assign(out, named);
     const body = options && (propertyOf(options, 'body') ?? assigned.get('body'));
     if (body && !out.body) out.body = body;
+    // ofetch's `query` (got's and ky's `searchParams`, axios's `params`) is part of the URL the server sees: `{ query: { id } }` reads one record.
+    if (out.client !== 'fetch' && options && options === unwrap(init) && queryOption(options)) out.options = options;
   }
 
   /** A wrapper the config declares, when the call names it (and it comes from the module it names). */
@@ -605,7 +608,7 @@ export class Wrappers {
       ...(typeof w.method === 'number' ? { methodParam: w.method } : { method: w.method ?? 'GET' }),
       ...(w.body !== undefined ? { bodyParam: w.body } : {}),
       returns: w.returns,
-      throws: w.errors !== undefined || client === 'axios' || client === 'got' || client === 'ky',
+      throws: w.errors !== undefined || (client !== 'fetch' && client !== 'undici'),
       ownThrow: w.errors === 'opaque',
       untagged: [],
     };

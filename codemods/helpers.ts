@@ -74,7 +74,9 @@ export function appendQuery(ctx: TransformContext, urlNode: ts.Expression, query
     ctx.replace(last, `${asTemplate}${joiner}${query}${dynamic ? '`' : rewritten.slice(-1)}`);
     ctx.claim(last);
   } else if (ts.isIdentifier(n)) {
-    ctx.replace(n, `\`\${${n.text}}${joiner}${query}\``);
+    // Written around the name, which keeps its own edits (the copy a split path plan makes for the migrated calls).
+    ctx.edit(n.getStart(ctx.sf), n.getStart(ctx.sf), '`${');
+    ctx.edit(n.end, n.end, `}${joiner}${query}\``);
     ctx.claim(n);
   } else {
     // Appended, not wrapped: names inside the URL (a table member the path plan redirects) keep their own edits.

@@ -84,7 +84,7 @@ export function sortedEdits(edits: readonly TextEdit[]): TextEdit[] {
     const [a, b] = [sorted[k - 1]!, sorted[k]!];
     if (b.start < a.end) {
       const [later, earlier] = edits.indexOf(a) > edits.indexOf(b) ? [a, b] : [b, a];
-      throw new Error(`${later.by ?? 'a transform'}: an edit at ${later.start}-${later.end} overlaps one at ${earlier.start}-${earlier.end}`);
+      throw new Error(`${later.by ?? 'a transform'}: an edit at ${later.start}-${later.end} overlaps one at ${earlier.start}-${earlier.end}${earlier.by && earlier.by !== later.by ? ` (${earlier.by})` : ''}`);
     }
   }
   return sorted;

@@ -3,7 +3,7 @@
  * it wrote, so its diff needs no search for what changed (a line diff of a large file, where
  * thousands of lines change, grows with the square of its size).
  */
-import type { StructuredPatch } from 'diff';
+import { structuredPatch, type StructuredPatch } from 'diff';
 import type { FileOutcome } from './engine.js';
 import { Lines, lineOf, type TextEdit } from './source-text.js';
 
@@ -41,6 +41,20 @@ export function lineChanges(before: string, after: string, sorted: readonly Text
     while (c.oldFrom <= c.oldTo && c.newFrom <= c.newTo && a[c.oldTo] === b[c.newTo]) [c.oldTo, c.newTo] = [c.oldTo - 1, c.newTo - 1];
   }
   return out.filter((c) => c.oldFrom <= c.oldTo || c.newFrom <= c.newTo);
+}
+
+/**
+ * The lines that differ between two texts, searched for (the `diff` library, no context): for a file
+ * whose last edits are not known as edits of the first text (notes the self-check wrote above its
+ * statements), so that its diff and its review items on the lines as they were still line up.
+ */
+export function lineChangesOfTexts(before: string, after: string): LineChange[] {
+  return structuredPatch('', '', before, after, '', '', { context: 0 }).hunks.map((h) => ({
+    oldFrom: h.oldStart - 1,
+    oldTo: h.oldStart - 1 + h.oldLines - 1,
+    newFrom: h.newStart - 1,
+    newTo: h.newStart - 1 + h.newLines - 1,
+  }));
 }
 
 /**

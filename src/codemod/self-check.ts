@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { ts } from 'ts-morph';
 import type { FileOutcome } from './engine.js';
 import type { ImportResolver } from './program.js';
+import { lineChangesOfTexts } from './line-changes.js';
 import { statementScopes } from './self-check-scope.js';
 import { applySorted, Lines, pendingReview, readSourceText, restore, sortedEdits, todoEdit } from './source-text.js';
 
@@ -128,7 +129,7 @@ export interface SelfCheckInput {
 /**
  * Writes the errors the migration brought into the file as notes above their statements, as the
  * transforms write theirs: listed only, they were gone from the next `--check`, which then passed a
- * project that no longer compiled. The diff of such a file is worked out from its texts.
+ * project that no longer compiled. The lines such a file changed are worked out from its texts.
  */
 function writeNotes(outcome: FileOutcome, found: readonly { at: number; why: string }[]): void {
   const source = readSourceText(outcome.after);
@@ -148,7 +149,7 @@ function writeNotes(outcome: FileOutcome, found: readonly { at: number; why: str
   outcome.after = restore(source, text);
   outcome.review = pendingReview(text, fresh);
   outcome.changed = outcome.after !== outcome.before;
-  delete outcome.changes;
+  outcome.changes = lineChangesOfTexts(outcome.before, outcome.after);
 }
 
 /** Where the statement holding `position` starts: a note goes above a whole statement, never inside one (a template's lines). */

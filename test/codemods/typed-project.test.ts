@@ -74,8 +74,8 @@ it('type-checks what it changed, before and after: an error the migration brings
   expect(await typeCheck(dir)).toBe('');
   const dry = await runCli([dir, '--check']);
   expect(dry.code).toBe(1);
-  // The note stands above the statement in the migrated text, which moves it down a line.
-  expect(dry.stderr).toMatch(/report\.ts:7: type error after migration: .*'id'.*\[self-check\]/);
+  // A dry run names the statement's line in the file as it is; the note written above it moves it down a line.
+  expect(dry.stderr).toMatch(/report\.ts:6: type error after migration: .*'id'.*\[self-check\]/);
   expect(dry.stderr).toMatch(/type errors before 0, after 1,/);
   const json = await runCli([dir, '--json']);
   expect(JSON.parse(json.stdout).summary.typeErrors).toEqual({ before: 0, after: 1 });
@@ -112,8 +112,9 @@ it('finds an error the migration brings into a statement it did not edit, in the
   expect(await typeCheck(dir)).toBe('');
   const dry = await runCli([dir, '--check']);
   expect(dry.code).toBe(1);
-  expect(dry.stderr).toMatch(/types\.ts:10: type error after migration: .*'id'.*\[self-check\]/);
-  expect(dry.stderr).toMatch(/api\.ts:12: type error after migration: .*'id'.*\[self-check\]/);
+  // On the lines of the files as they are; written, the notes above them move them down one.
+  expect(dry.stderr).toMatch(/types\.ts:9: type error after migration: .*'id'.*\[self-check\]/);
+  expect(dry.stderr).toMatch(/api\.ts:11: type error after migration: .*'id'.*\[self-check\]/);
   expect(dry.stderr).toMatch(/type errors before 0, after 2,/);
   await runCli([dir, '--write']);
   expect(await typeCheck(dir)).toMatch(/types\.ts\(10,[\s\S]*api\.ts\(12,|api\.ts\(12,[\s\S]*types\.ts\(10,/);

@@ -42,8 +42,10 @@ function allowPatch(ctx: TransformContext): void {
     if (!type || !ctx.analysis.plan.calls.some((c) => c.via === wrapper && c.operation === 'update' && ctx.analysis.plan.migrates(c))) continue;
     const union = methodUnion(ctx, type);
     if (!union || union.getSourceFile() !== ctx.sf || widened.has(union)) continue;
-    const literals = union.types.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal : undefined));
-    if (literals.some((l) => !l) || literals.some((l) => l!.text === 'PATCH')) continue;
+    // `'GET' | 'PUT' | undefined`: an optional method's union names no method by its undefined.
+    const named = union.types.filter((t) => t.kind !== ts.SyntaxKind.UndefinedKeyword && !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword));
+    const literals = named.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal : undefined));
+    if (literals.length === 0 || literals.some((l) => !l) || literals.some((l) => l!.text === 'PATCH')) continue;
     ctx.edit(union.end, union.end, ` | ${quoteLike(ctx.textOf(literals[0]!), 'PATCH')}`);
     widened.add(union);
   }

@@ -118,6 +118,13 @@ export class Analysis {
       // A stray path's answer is typed where it is read, too: `useResource(routes.groups(), listOf<Group>)`.
       for (const reader of new Set(strays.flatMap((literal) => this.readersOf(literal)))) this.unmigratedTypes.push(...answerTypesOf(reader.getSourceFile(), [reader], declarationOf));
     }
+    // A constant recognised calls read may be read by a request migrate-v2 does not recognise too
+    // (`other(GROUPS, { name }) as { items: Group[] }`): that request stays on v1, and so do the keys of the types its answer is given.
+    const recognised = new Set(this.plan.calls.map((c) => c.call));
+    const followed = new Set(this.plan.calls.flatMap((c) => c.parts.literals.filter((l) => hasV1Path(l.text))));
+    for (const literal of followed) {
+      for (const reader of this.readersOf(literal)) if (!recognised.has(reader)) this.unmigratedTypes.push(...answerTypesOf(reader.getSourceFile(), [reader], declarationOf));
+    }
     this.keepMeetingCallsTogether();
     this.keepCallsHeldTogether();
     this.keepDestructuredReads();

@@ -208,6 +208,21 @@ export class ParsedAhead {
 }
 
 /**
+ * The lib's trees, parsed once for the process by the parse options asked (its target): they never
+ * change, and programs share bound declaration trees as TypeScript's language service does. A
+ * command builds one program or a batch's; the suite builds hundreds, each parsing the lib anew.
+ */
+const libTrees = new Map<string, ts.SourceFile>();
+
+function libTree(name: string, how: ParseOptions): ts.SourceFile {
+  const { languageVersion, jsDocParsingMode } = typeof how === 'number' ? { languageVersion: how, jsDocParsingMode: undefined } : how;
+  const key = `${languageVersion}\u0000${jsDocParsingMode}\u0000${name}`;
+  let sf = libTrees.get(key);
+  if (!sf) libTrees.set(key, (sf = ts.createSourceFile(name, LIB_FILES.get(name)!, how, true)));
+  return sf;
+}
+
+/**
  * A compiler host that reads the run's texts (BOM removed) in place of the files on disk, and the
  * lib files from memory. `parsed` hands out trees made already; `onParse` is told the parse
  * options of each file the program asks for but the lib's (the program's, to parse a new text alike).
@@ -231,6 +246,11 @@ export function hostWithTexts(
   host.getSourceFile = (name, how, onError, fresh) => {
     const declared = declarations?.get(name);
     if (declared) return declared;
+    const lib = LIB_FILES.has(name) ? libTree(name, how) : undefined;
+    if (lib) {
+      declarations?.set(name, lib);
+      return lib;
+    }
     onParse?.(name, how);
     const sf = parsed?.(name, how) ?? getSourceFile(name, how, onError, fresh);
     if (sf?.isDeclarationFile) declarations?.set(name, sf);

@@ -9,7 +9,7 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { V1Call } from '../src/codemod/v1-calls.js';
 import { ENVELOPE, LIST_CONTRACT } from '../src/contract/index.js';
 import { addToObject, appendQuery, forEachNode } from './helpers.js';
-import { envelopeReads } from '../src/codemod/paging.js';
+import { envelopeReads, queryObjectsOf } from '../src/codemod/paging.js';
 import { HOLE, unwrap } from '../src/codemod/static-text.js';
 import { addHelper, PAGE_HELPER_NAMES, pageCallOpening, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
 import { isNewUrl } from '../src/codemod/analysis.js';
@@ -95,13 +95,13 @@ export const pagination: Transform = {
       if (paging.how === 'none' && paging.why) ctx.todo(call.call, `v2 lists return one page (${LIST_CONTRACT.pageSize.default} by default, ${LIST_CONTRACT.pageSize.max} at most): ${paging.why}`);
       if (paging.how !== 'pages' || wrapped(paging.node)) continue;
       const page = pageParameter(ctx, paging.node);
-      const options = call.query && ts.isPropertyAssignment(call.query) ? unwrap(call.query.initializer) : undefined;
       const start = paging.node.getStart(ctx.sf);
       // `api(\`/iam/v1/roles/${await groupId()}\`)` awaits in its URL: the function that now makes it must be async.
       ctx.edit(start, start, pageCallOpening(paging.kind, paging.node, page));
       ctx.edit(paging.node.end, paging.node.end, `, '${call.resource.v2.endpoints.list!.envelopeKey}')`);
-      // A query option replaces the URL's query (got, ky): the page parameters join the option instead.
-      if (options && ts.isObjectLiteralExpression(options)) addToObject(ctx, options, `...${pageEntries(page)}`);
+      // A query option replaces the URL's query (got, ky): the page parameters join the option instead, each branch of a choice of two.
+      const written = queryObjectsOf(call);
+      if (written) for (const o of written) addToObject(ctx, o, `...${pageEntries(page)}`);
       else if (pageIntoWrapperQuery(ctx, call, page)) {
         // The wrapper builds the query from its argument: the page went there.
       } else if (holdsUrlObject(ctx, call.urlNode) || queryKnownAtRunTime(ctx, call.urlNode)) {

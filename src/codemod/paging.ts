@@ -50,14 +50,23 @@ function escapes(sf: ts.SourceFile, call: V1Call, shapeOf: (e: ts.Expression) =>
     });
 }
 
+/**
+ * The object literals a call's query option is written as: one, or each branch of a choice of two
+ * (`parent ? { 'uidp.children_of': parent } : {}`); undefined when it is built elsewhere.
+ */
+export function queryObjectsOf(call: Pick<V1Call, 'query'>): ts.ObjectLiteralExpression[] | undefined {
+  const options = call.query && ts.isPropertyAssignment(call.query) ? unwrap(call.query.initializer) : undefined;
+  const written = options && ts.isConditionalExpression(options) ? [unwrap(options.whenTrue), unwrap(options.whenFalse)] : options ? [options] : [];
+  return written.length > 0 && written.every(ts.isObjectLiteralExpression) ? written : undefined;
+}
+
 /** How a plain list call (not one through a list reader) meets v2's pages. */
 export function listPaging(call: V1Call, reads: readonly ts.PropertyAccessExpression[], escaping: () => boolean): ListPaging {
   if (call.operation !== 'list' || call.resource.v1.endpoints.list!.paginated || call.via?.records) return { how: 'none' };
   if (reads.length > 0 && reads.every(readsSize) && !escaping()) return { how: 'count' };
   const target = pagedExpression(call);
   if ('why' in target) return { how: 'none', why: target.why };
-  const options = call.query && ts.isPropertyAssignment(call.query) ? unwrap(call.query.initializer) : undefined;
-  if (call.query && !(options && ts.isObjectLiteralExpression(options))) return { how: 'none', why: "this call's query parameters are built elsewhere, so the page parameters cannot join them; follow nextPageToken by hand" };
+  if (call.query && !queryObjectsOf(call)) return { how: 'none', why: "this call's query parameters are built elsewhere, so the page parameters cannot join them; follow nextPageToken by hand" };
   return { how: 'pages', ...target };
 }
 

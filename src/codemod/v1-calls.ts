@@ -8,7 +8,7 @@ import { ts } from 'ts-morph';
 import { collectionBase, hasV1Path, readOneQuery, RESOURCES, type HttpMethod, type ResourceContract } from '../contract/index.js';
 import { isProjectSource } from './resource-types.js';
 import { assignedTo, isNullish, memberName, propertyKey, propertyOf, usesOf } from './syntax.js';
-import { functionOf, HOLE, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
+import { functionOf, HOLE, queryKeysOf, returnedExpressions, unwrap, type Evaluated, type StaticText } from './static-text.js';
 import type { Transport, Wrapper, Wrappers } from './wrappers.js';
 import { nodesOf } from './file-nodes.js';
 import { readImport, type Imported } from './module-shape.js';
@@ -45,11 +45,10 @@ export function queryOption(options: ts.ObjectLiteralExpression | undefined): V1
   return options?.properties.find((p): p is ts.PropertyAssignment | ts.ShorthandPropertyAssignment => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && QUERY_OPTIONS.has(p.name.text));
 }
 
-/** `?id=HOLE&name=HOLE` for a query object literal, `?HOLE` for one known only at run time. */
+/** `?id=HOLE&name=HOLE` for a query object literal (or a choice of two), `?HOLE` for one known only at run time. */
 function queryText(query: NonNullable<V1Call['query']>, url: string): string {
-  const value = ts.isPropertyAssignment(query) ? unwrap(query.initializer) : undefined;
-  const keys = value && ts.isObjectLiteralExpression(value) ? value.properties.flatMap((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? [`${p.name.text}=${HOLE}`] : [HOLE])) : [HOLE];
-  return `${url.includes('?') ? '&' : '?'}${keys.join('&')}`;
+  const keys = ts.isPropertyAssignment(query) ? queryKeysOf(query.initializer) : undefined;
+  return keys === '' ? '' : `${url.includes('?') ? '&' : '?'}${keys ?? HOLE}`;
 }
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);

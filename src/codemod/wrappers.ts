@@ -243,7 +243,7 @@ function ownErrors(fn: WrapperFunction, call: ts.CallExpression, transport: ts.C
       throws = true;
       // A 404 was handed back before it (`if (res.status !== 429 && res.status < 500) return res;` of a retry loop).
       if (returned404 !== undefined && node.getStart() >= returned404) return;
-      if (carriesStatus(node.expression, declarationOf)) return;
+      if (carriesStatus(node.expression, declarationOf) || rethrown(node.expression, declarationOf)) return;
       const status = answer && statusTested(node, answer);
       const error = unwrap(node.expression);
       if (status && ts.isNewExpression(error)) untagged.push({ error, status });
@@ -356,6 +356,13 @@ export function responseVariable(fn: WrapperFunction, call: ts.CallExpression): 
 function readsStatus(node: ts.Expression): boolean {
   const n = unwrap(node);
   return ts.isPropertyAccessExpression(n) && STATUS_PROPERTIES.has(n.name.text);
+}
+
+/** `catch (err) { ...; throw err; }`: the error the request threw, thrown on as it was, its status with it. */
+function rethrown(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  const n = unwrap(thrown);
+  const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+  return Boolean(d && ts.isVariableDeclaration(d) && ts.isCatchClause(d.parent));
 }
 
 function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {

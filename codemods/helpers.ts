@@ -15,9 +15,10 @@ export function renameObjectKey(ctx: TransformContext, p: ts.ObjectLiteralElemen
   else if (ts.isPropertyAssignment(p)) ctx.replace(p.name, ts.isStringLiteral(p.name) ? quoteLike(ctx.textOf(p.name), to) : to);
 }
 
-/** `{ id }` -> `{ uid: id }`, `{ id: x }` -> `{ uid: x }` in a destructuring pattern. */
+/** `{ id }` -> `{ uid: id }`, `{ id: x }` -> `{ uid: x }`, `{ items: groups }` -> `{ groups }` in a destructuring pattern. */
 export function renameBindingKey(ctx: TransformContext, element: ts.BindingElement, to: string): void {
-  if (element.propertyName) ctx.replace(element.propertyName, to);
+  if (element.propertyName && ts.isIdentifier(element.name) && element.name.text === to) ctx.edit(element.propertyName.getStart(ctx.sf), element.name.getStart(ctx.sf), '');
+  else if (element.propertyName) ctx.replace(element.propertyName, to);
   else ctx.replace(element.name, `${to}: ${ctx.textOf(element.name)}`);
 }
 

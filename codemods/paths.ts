@@ -142,7 +142,7 @@ export const paths: Transform = {
         }
         const handedTo = byKey ? undefined : handedToFunction(ctx, literal);
         if (handedTo) {
-          ctx.todo(literal, `this v1 path is handed to ${handedTo}(), a function of this program that migrate-v2 does not take for a request wrapper (what it does with the answer is out of its sight), so it stays on v1: migrate ${handedTo}() with its callers by hand ${checklist(literal)}`);
+          ctx.todo(literal, `this v1 path is handed to ${handedTo}(), a function of this program that requests it in a form migrate-v2 does not migrate as a request wrapper, so it stays on v1: migrate ${handedTo}() with its callers by hand ${checklist(literal)}`);
           continue;
         }
         const exported = byKey ? undefined : commonJsExport(literal);

@@ -119,7 +119,7 @@ export const pagination: Transform = {
         if (read.name.text === ENVELOPE.totalCount || ctx.isClaimed(read.name)) continue;
         const start = read.getStart(ctx.sf);
         ctx.edit(start, start, 'Number(');
-        ctx.edit(read.expression.end, read.parent.end, `.${ENVELOPE.totalCount})`);
+        ctx.edit(read.expression.end, read.parent.end, `${read.questionDotToken ? '?' : ''}.${ENVELOPE.totalCount})`);
         ctx.claim(read.name);
       }
     }

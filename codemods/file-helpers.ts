@@ -25,6 +25,7 @@ export const PAGE_HELPER_NAMES: Record<PageKind, string> = {
   axios: 'everyAxiosPage',
   undici: 'everyRequestPage',
   got: 'everyGotPage',
+  'ofetch-raw': 'everyRawPage',
 };
 
 /**
@@ -101,6 +102,14 @@ const PARTS: Record<PageKind, Parts> = {
     fetchPage: ['const res = await getPage(page);', 'if (res.statusCode >= 300) return res;'],
     body: asBody("typeof res.body === 'string' ? JSON.parse(res.body) : res.body"),
     answer: ["{ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all } as R", "/** @type {R} */ ({ ...res, body: typeof res.body === 'string' ? JSON.stringify(all) : all })"],
+  },
+  // ofetch's `.raw` answers a fetch Response (its getters do not spread) with the parsed body in `_data`; it throws on an error status.
+  'ofetch-raw': {
+    signature: ['<R extends { _data?: unknown }>(getPage: (page: string) => Promise<R>, key: string): Promise<R>', '(getPage, key)'],
+    jsdoc: ['@template {{ _data?: unknown }} R', '@param {(page: string) => Promise<R>} getPage', '@param {string} key', '@returns {Promise<R>}'],
+    fetchPage: ['const res = await getPage(page);'],
+    body: asBody('res._data', true),
+    answer: ['Object.assign(res, { _data: all })', 'Object.assign(res, { _data: all })'],
   },
 };
 

@@ -10,9 +10,8 @@ import type { Transform, TransformContext } from '../src/codemod/transform.js';
 import type { Wrapper } from '../src/codemod/wrappers.js';
 import { addHelper, isTyped, LIST_KEY_HELPER, listKeyHelper, PAGE_HELPER_NAMES, pageCallOpening, pageHelper, WITH_PAGE_HELPER, withPageHelper } from './file-helpers.js';
 import { pageParameter } from './pagination.js';
-import { pagedExpression } from '../src/codemod/answers.js';
 import { queryOption } from '../src/codemod/v1-calls.js';
-import { pageSlot } from '../src/codemod/list-readers.js';
+import { pagedRecords, pageSlot } from '../src/codemod/list-readers.js';
 import { clientFieldRenames } from '../src/contract/index.js';
 import { arrayElementType, namedMembers } from '../src/codemod/resource-types.js';
 import { functionOf, givesBackItsArgument } from '../src/codemod/static-text.js';
@@ -32,7 +31,7 @@ function migratingReaders(ctx: TransformContext, here = true): Wrapper[] {
 function migrateReader(ctx: TransformContext, wrapper: Wrapper): void {
   const records = wrapper.records!;
   const key = `${LIST_KEY_HELPER}(${records.pathName})`;
-  const target = pagedExpression({ call: records.transport, client: records.client, ...(records.via ? { via: records.via } : {}) });
+  const target = pagedRecords(records);
   if ('why' in target) {
     ctx.todo(records.transport, `v2 lists return one page at a time: ${target.why}`);
     return;

@@ -4,20 +4,24 @@
  * (the call, or `got(...).json()` / `ky(...).json()` chained on it). Page helpers answer in the same form.
  */
 import type { ts } from 'ts-morph';
-import { parsedInChain, type V1Call } from './v1-calls.js';
+import { parsedInChain, type Client, type V1Call } from './v1-calls.js';
 
 /** What the original call answers: a page helper must answer the same. */
-export type PageKind = 'body' | 'response' | 'axios' | 'undici' | 'got';
+export type PageKind = 'body' | 'response' | 'axios' | 'undici' | 'got' | 'ofetch-raw';
 
-/** Whether the call itself answers the parsed body: ofetch's do, and a wrapper's that returns it. */
-export function answersBody(call: Pick<V1Call, 'client' | 'via'>): boolean {
-  return call.via ? call.via.returns === 'body' : call.client === 'ofetch';
+/** The member of a client's response that holds its parsed body: axios's `data`, ofetch's (`.raw`) `_data`. */
+export const BODY_MEMBERS: Partial<Record<Client, string>> = { axios: 'data', ofetch: '_data' };
+
+/** Whether the call itself answers the parsed body: ofetch's do (but `.raw`), and a wrapper's that returns it. */
+export function answersBody(call: Pick<V1Call, 'client' | 'via' | 'raw'>): boolean {
+  return call.via ? call.via.returns === 'body' : call.client === 'ofetch' && !call.raw;
 }
 
 /** The expression to wrap, and what it answers; or why it cannot be. */
-export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): { node: ts.Expression; kind: PageKind } | { why: string } {
+export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via' | 'raw'>): { node: ts.Expression; kind: PageKind } | { why: string } {
   if (answersBody(call)) return { node: call.call, kind: 'body' };
-  if (call.via) return { node: call.call, kind: call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : 'response' };
+  // An ofetch answers a response only through `.raw`.
+  if (call.via) return { node: call.call, kind: call.client === 'axios' ? 'axios' : call.client === 'undici' ? 'undici' : call.client === 'ofetch' ? 'ofetch-raw' : 'response' };
   const chained = parsedInChain(call);
   switch (call.client) {
     case 'fetch':
@@ -31,7 +35,7 @@ export function pagedExpression(call: Pick<V1Call, 'call' | 'client' | 'via'>): 
     case 'got':
       return chained ? { node: chained, kind: 'body' } : { node: call.call, kind: 'got' };
     case 'ofetch':
-      return { node: call.call, kind: 'body' };
+      return { node: call.call, kind: 'ofetch-raw' };
   }
 }
 

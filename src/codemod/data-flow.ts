@@ -12,7 +12,7 @@ import { resourceOf, type ResourceContract } from '../contract/index.js';
 import { isProjectSource, type ResourceTypes } from './resource-types.js';
 import { exportedValue, functionOf, givesBackItsArgument, isConst, returnedExpressions, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
-import { answersBody } from './answers.js';
+import { answersBody, BODY_MEMBERS } from './answers.js';
 import { nodesOf } from './file-nodes.js';
 import { holdsDeclaredType, namesMaybeNarrowed, onlyPrimitives } from './narrowing.js';
 import { hasModifier } from './module-shape.js';
@@ -549,7 +549,7 @@ export class DataFlow {
     if (!target) return undefined;
     const call = target.call;
     if (target.kind === 'response') {
-      if (name === 'data' && target.call.client === 'axios') return bodyShape(target.call);
+      if (name === BODY_MEMBERS[target.call.client]) return bodyShape(target.call);
       if (name === 'body') return target.call.client === 'undici' || target.call.client === 'fetch' ? { kind: 'stream', call: target.call } : bodyShape(target.call);
     }
     if (target.kind === 'envelope' && name === target.resource.v1.endpoints.list!.envelopeKey) return { kind: 'array', resource: target.resource, ...(call ? { call } : {}) };

@@ -9,6 +9,7 @@ import { V1_LIST_KEYS } from '../contract/index.js';
 import { ARRAY_OF_ARRAY, ELEMENT_OF_ARRAY } from './data-flow.js';
 import { returnedExpressions, unwrap } from './static-text.js';
 import type { AnswerReader, Transport, Wrapper, WrapperFunction } from './wrappers.js';
+import { pagedExpression } from './answers.js';
 
 /** Where a function reads the records of the body: `body.items`, or `{ items }` taken apart. */
 export type RecordsAccess = ts.PropertyAccessExpression | ts.BindingElement;
@@ -23,6 +24,8 @@ export interface RecordsRead {
   /** The client and wrapper underneath, to gather pages in the form the function reads. */
   client: Transport['client'];
   via?: Wrapper;
+  /** ofetch's `.raw(...)` underneath: each page is a response, its body in `_data`. */
+  raw?: boolean;
   urlNode: ts.Expression;
   /** The parameter that holds the list's path: its last segment names the v2 key. */
   pathName: string;
@@ -60,7 +63,7 @@ export function recordsRead(fn: WrapperFunction, call: ts.CallExpression, transp
   const typeArgument = arg && ts.isTypeReferenceNode(arg) && arg.typeArguments?.length === 1 ? { node: arg, record: arg.typeArguments[0]! } : undefined;
   return {
     returns: 'records',
-    records: { reads, gives, transport: call, client: transport.client, ...(transport.via ? { via: transport.via } : {}), urlNode: transport.urlNode, pathName: path.text, types: types.filter((t) => t.members.some((m) => m.name && V1_LIST_KEYS.has(m.name.getText()))), ...(typeArgument ? { typeArgument } : {}) },
+    records: { reads, gives, transport: call, client: transport.client, ...(transport.via ? { via: transport.via } : {}), ...(transport.raw ? { raw: true } : {}), urlNode: transport.urlNode, pathName: path.text, types: types.filter((t) => t.members.some((m) => m.name && V1_LIST_KEYS.has(m.name.getText()))), ...(typeArgument ? { typeArgument } : {}) },
   };
 }
 
@@ -118,4 +121,9 @@ function resultOf(expression: ts.Expression, reads: readonly RecordsAccess[], de
   if (over !== 'array') return undefined;
   if (ELEMENT_OF_ARRAY.has(method)) return 'resource';
   return ARRAY_OF_ARRAY.has(method) ? 'array' : undefined;
+}
+
+/** The request a list reader repeats for each page, and the form its pages answer in. */
+export function pagedRecords(records: RecordsRead): ReturnType<typeof pagedExpression> {
+  return pagedExpression({ call: records.transport, client: records.client, ...(records.via ? { via: records.via } : {}), ...(records.raw ? { raw: true } : {}) });
 }

@@ -10,6 +10,7 @@ import { pagedExpression, type PageKind } from './answers.js';
 import type { Shape } from './data-flow.js';
 import { nodesOf } from './file-nodes.js';
 import { unwrap } from './static-text.js';
+import { pagedRecords } from './list-readers.js';
 import type { V1Call } from './v1-calls.js';
 
 /** The query a page helper asks for first: the largest page the contract allows. */
@@ -80,6 +81,6 @@ export function filePaging(sf: ts.SourceFile, calls: readonly V1Call[], shapeOf:
 export function sendsPages(call: V1Call, paging: ListPaging | undefined): boolean {
   if (call.operation !== 'list') return false;
   const records = call.via?.records;
-  if (records) return !('why' in pagedExpression({ call: records.transport, client: records.client, ...(records.via ? { via: records.via } : {}) }));
+  if (records) return !('why' in pagedRecords(records));
   return paging?.how === 'pages';
 }

@@ -7,7 +7,7 @@
  * request for the record's path, and the 404 becomes the reader's "none".
  */
 import { ts } from 'ts-morph';
-import { pagedExpression } from './answers.js';
+import { pagedRecords } from './list-readers.js';
 import { HOLE, unwrap, type StaticText } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 import type { Wrapper } from './wrappers.js';
@@ -66,7 +66,7 @@ export function readerGet(call: V1Call, checker: ts.TypeChecker, text: StaticTex
   if (!throwsStatus) return `the request inside ${wrapper.name}() does not throw a 404 that carries its status`;
   const id = idOnly(call, wrapper);
   if (!fn || !id) return wrapper.query ? `it writes the query (${wrapper.query.replaceAll(HOLE, '...')}) itself` : wrapper.queryParams?.length ? 'its query holds more than the id' : 'the id is written into the path it is handed';
-  const target = pagedExpression({ call: records.transport, client: records.client, ...(records.via ? { via: records.via } : {}) });
+  const target = pagedRecords(records);
   if (!('node' in target) || target.kind !== 'body') return `${wrapper.name}() reads a response migrate-v2 does not rebuild for one record`;
   const body = target.node;
   const urlNode = records.urlNode;

@@ -36,6 +36,8 @@ export interface V1Call {
   via?: Wrapper;
   /** Query parameters given as an option (got and ky `searchParams`, axios `params`, undici `query`). */
   query?: ts.PropertyAssignment | ts.ShorthandPropertyAssignment;
+  /** ofetch's `.raw(...)`: it answers the response, its parsed body in `_data`. */
+  raw?: boolean;
 }
 
 const QUERY_OPTIONS = new Set(['searchParams', 'params', 'query']);
@@ -336,6 +338,13 @@ function instanceOfOfetch(callee: ts.Expression, text: StaticText): { client: Cl
   return instance?.client === 'ofetch' ? instance : null;
 }
 
+/** `ofetch.raw(...)`, `$fetch.raw(...)`, `api.raw(...)` of an instance: the base of the ofetch it goes through. */
+function rawOfetch(callee: ts.Expression, text: StaticText): { base: Evaluated } | null {
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'raw') return null;
+  if (ofetchByName(libraryCalleeName(callee, text)) === 'ofetch.raw') return { base: NOTHING };
+  return instanceOfOfetch(callee.expression, text);
+}
+
 /**
  * A call whose URL comes first and whose options, second, name the method and body (`fetch`,
  * undici's `fetch` and `request`, ofetch): its options may be kept in a variable of the same function.
@@ -354,6 +363,8 @@ function fetchLike(call: ts.CallExpression, client: Client, prefix: Evaluated, t
 export function recognise(call: ts.CallExpression, text: StaticText): Transport | undefined {
   const [first, second, third] = call.arguments;
   if (!first) return undefined;
+  const raw = rawOfetch(call.expression, text);
+  if (raw) return { ...fetchLike(call, 'ofetch', raw.base, text), raw: true };
   const name = typedAsFetch(call.expression, text) ? 'fetch' : ofetchByName(libraryCalleeName(call.expression, text));
   const bound = name === 'fetch' && fetchBoundElsewhere(call.expression, text);
   // `api(url)` of `const api = ofetch.create({ baseURL })`: an instance of ofetch is called as ofetch is.
@@ -517,7 +528,7 @@ export function findV1Calls(sf: ts.SourceFile, text: StaticText, wrappers: Wrapp
         const transport = r.via?.transport ?? node;
         const unknown = methodUnknown(r) ?? (r.client === 'axios' ? reshapingInterceptor(transport, text) : r.client === 'ofetch' ? reshapingOfetch(transport, text) : undefined);
         const placed = unknown ? undefined : classify(parts.text, r.method);
-        if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}) });
+        if (placed) calls.push({ call: node, client: r.client, method: r.method, url: parts.text, urlNode: r.urlNode, parts, ...placed, ...(r.methodNode ? { methodNode: r.methodNode } : {}), ...(r.body ? { body: r.body } : {}), ...(r.options ? { options: r.options } : {}), ...(r.via ? { via: r.via } : {}), ...(query ? { query } : {}), ...(r.raw ? { raw: true } : {}) });
         else if (hasV1Path(parts.text)) {
           unplaced.push(node);
           if (unknown) unplacedWhy.set(node, unknown);

@@ -14,7 +14,7 @@ import type { DeclaredWrapper } from './config.js';
 import { statusReadIn } from './read-one.js';
 import { isProjectSource } from './resource-types.js';
 import { methodFromOptions, optionsOf, prefixed, queryOption, type Client } from './v1-calls.js';
-import { answersBody } from './answers.js';
+import { answersBody, BODY_MEMBERS } from './answers.js';
 import { nodesOf } from './file-nodes.js';
 import { functionName } from './places.js';
 import { holdsNothing, propertyOf, thenParameter } from './syntax.js';
@@ -73,6 +73,8 @@ export interface Transport {
   via?: Wrapper;
   /** The query a wrapper's call hands it apart from the path (`k=HOLE&...`). */
   query?: string;
+  /** ofetch's `.raw(...)`: it answers the response, its parsed body in `_data`. */
+  raw?: boolean;
 }
 
 /** `k=HOLE&...` for the keys of a query object a call hands its wrapper (followed to a local object), `HOLE` when unknown. */
@@ -448,8 +450,9 @@ function answerReader(fn: WrapperFunction, call: ts.CallExpression, transport: T
         return true;
       }
     }
-    if (ts.isPropertyAccessExpression(n) && n.name.text === 'data' && transport.client === 'axios' && isResponse(n.expression)) return true;
-    if (transport.client === 'axios' && takenOut(n, 'data')) return true;
+    const bodyMember = BODY_MEMBERS[transport.client];
+    if (bodyMember && ts.isPropertyAccessExpression(n) && n.name.text === bodyMember && isResponse(n.expression)) return true;
+    if (bodyMember && takenOut(n, bodyMember)) return true;
     if (ts.isIdentifier(n)) {
       const d = declarationOf(n);
       // body.then((data) => ...): the callback's parameter is the body.

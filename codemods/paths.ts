@@ -153,8 +153,8 @@ export const paths: Transform = {
         ctx.todo(literal, byKey ? `this table is read as ${byKey}, whole or by a key known only at run time, which migrate-v2 cannot follow to the calls its paths feed, so they stay on v1: migrate the code that reads it by hand ${checklist(literal)}` : `no call migrate-v2 recognises reads this v1 path, ${pathInWords(literal)}${readBy(ctx, literal)}, so it stays on v1: migrate it with the code that reads it ${checklist(literal)}`);
       }
     }
-    for (const literal of ctx.analysis.plan.readLiterals) {
-      if (literal.getSourceFile() !== ctx.sf || !keptByItsCalls(ctx, literal as PathLiteral)) continue;
+    for (const literal of ctx.analysis.plan.readLiteralsIn(ctx.sf)) {
+      if (!keptByItsCalls(ctx, literal as PathLiteral)) continue;
       const others = readBy(ctx, literal as PathLiteral);
       if (others) ctx.todo(literal, `the calls migrate-v2 recognises keep this v1 path, ${pathInWords(literal as PathLiteral)}, on v1 (see their notes), and it is also read where it sees no request${others}: those reads stay on v1 too; migrate them with it ${checklist(literal as PathLiteral)}`);
     }
@@ -164,7 +164,7 @@ export const paths: Transform = {
 /** A path every recognised call that reads it keeps on v1. */
 function keptByItsCalls(ctx: TransformContext, literal: PathLiteral): boolean {
   const plan = ctx.analysis.plan;
-  const readers = plan.calls.filter((c) => c.parts.literals.includes(literal));
+  const readers = plan.callsReading.get(literal) ?? [];
   return hasV1Path(literal.text) && readers.length > 0 && !readers.some((c) => plan.migrates(c));
 }
 

@@ -128,7 +128,8 @@ export class CallPlan {
   readonly copies: PathCopy[] = [];
   /** Declarations left on v1 because something migrate-v2 cannot follow reads them. */
   readonly unfollowed = new Map<FollowedReference['declaration'], string>();
-  /** Every literal some recognised call's URL is made of. */
+  /** Every literal some recognised call's URL is made of, with the calls it is part of. */
+  readonly callsReading = new Map<ts.Node, V1Call[]>();
   readonly readLiterals: ReadonlySet<ts.Node>;
 
   constructor(
@@ -136,7 +137,22 @@ export class CallPlan {
     private readonly uses: UseIndex,
   ) {
     for (const call of calls) this.decisions.set(call, initialDecision(call));
-    this.readLiterals = new Set(calls.flatMap((c) => c.parts.literals));
+    for (const call of calls) for (const literal of call.parts.literals) this.callsReading.set(literal, [...(this.callsReading.get(literal) ?? []), call]);
+    this.readLiterals = new Set(this.callsReading.keys());
+  }
+
+  private readByFile?: Map<ts.SourceFile, ts.Node[]>;
+
+  /** The literals of one file that recognised calls read (grouped once: every file's transforms ask). */
+  readLiteralsIn(sf: ts.SourceFile): readonly ts.Node[] {
+    if (!this.readByFile) {
+      this.readByFile = new Map();
+      for (const literal of this.readLiterals) {
+        const file = literal.getSourceFile();
+        this.readByFile.set(file, [...(this.readByFile.get(file) ?? []), literal]);
+      }
+    }
+    return this.readByFile.get(sf) ?? [];
   }
 
   private byFile?: Map<ts.SourceFile, [PathLiteral, string][]>;

@@ -333,7 +333,8 @@ function enclosingBlock(node: ts.Node): ts.Node | undefined {
  */
 function instanceOfOfetch(callee: ts.Expression, text: StaticText): { client: Client; base: Evaluated } | null {
   if (ts.isCallExpression(callee)) return madeByFactory(callee, text) === 'ofetch' ? { client: 'ofetch', base: UNKNOWN_BASE } : null;
-  if (!ts.isIdentifier(callee) && !(ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name))) return null;
+  // Asked of every call: a member of anything but `this` (`order.items.map`) would make the checker type its receiver, for no instance.
+  if (!ts.isIdentifier(callee) && !(ts.isPropertyAccessExpression(callee) && callee.expression.kind === ts.SyntaxKind.ThisKeyword)) return null;
   const instance = instanceOf(callee, text);
   return instance?.client === 'ofetch' ? instance : null;
 }

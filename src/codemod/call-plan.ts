@@ -5,7 +5,7 @@
  * reads it; a constant shared with calls that stay on v1 keeps a v1 copy for them.
  */
 import { ts } from 'ts-morph';
-import { collectionAfterV1Prefix, hasV1Path, pluralWords, readOneQuery, renamedFieldNames, rewriteV1Paths, V1_LIST_KEYS, type Operation } from '../contract/index.js';
+import { collectionAfterV1Prefix, collectionBase, hasV1Path, pluralWords, readOneQuery, renamedFieldNames, rewriteV1Paths, V1_LIST_KEYS, type Operation } from '../contract/index.js';
 import { placeOf } from './places.js';
 import { HOLE, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
@@ -261,7 +261,9 @@ export class CallPlan {
         else this.unfollowed.set(holder, copy.name);
         continue;
       }
-      const why = staying.length > 0 ? `shares its path with ${describe(staying[0]!)}, which stays on v1: migrate both together by hand` : `reads a path that is also read where migrate-v2 cannot follow (${other}): migrate them together by hand`;
+      // `baseURL: `${URL}/iam/v1``: what the two share is the prefix their client (or URL) starts with, not a collection's path.
+      const shared = literal.text.includes(collectionBase(migrating[0]!.resource, 'v1')) ? 'its path' : `the v1 base '${literal.text.trim()}' its URL is built on`;
+      const why = staying.length > 0 ? `shares ${shared} with ${describe(staying[0]!)}, which stays on v1: migrate both together by hand` : `reads a path that is also read where migrate-v2 cannot follow (${other}): migrate them together by hand`;
       for (const call of migrating) this.demote(call, `this ${call.resource.singular} ${call.operation} ${why}`);
       demoted = true;
     }

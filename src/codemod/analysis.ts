@@ -356,8 +356,9 @@ export class Analysis {
       }
       const listed = calls.filter((c) => !this.readerGets.has(c));
       const odd = listed.find((c) => c.operation !== 'list' || c.resource.v1.endpoints.list?.paginated) ?? [...this.files.values()].some((f) => f.unplaced.some((u) => this.wrappers.viaWrapper(u)?.via === wrapper));
-      const handedAny = runTimePaths.has(wrapper)
-        ? 'one of them is handed a path known only at run time (which may be a v1 path)'
+      const handed = runTimePaths.get(wrapper);
+      const handedAny = handed
+        ? `one of them is handed a path known only at run time (which may be a v1 path), the one ${placeIn(handed, handed.getSourceFile())}`
         : wrapper.fn && this.importedUnseen(wrapper.fn.getSourceFile())
           ? 'modules that import it from outside the run may hand it v1 paths'
           : undefined;
@@ -375,11 +376,12 @@ export class Analysis {
 
   /**
    * List readers some call hands a path the analysis does not know (`for (const [kind, path] of
-   * Object.entries(API)) get(path)`): migrated, the reader would read that list as v2's too.
+   * Object.entries(API)) get(path)`), each with the first call that does, for the note: migrated,
+   * the reader would read that list as v2's too.
    */
-  private readersGivenRunTimePaths(): Set<Wrapper> {
+  private readersGivenRunTimePaths(): Map<Wrapper, ts.CallExpression> {
     const readers = [...this.wrappers.byFunction.values()].filter((w) => w.records);
-    const out = new Set<Wrapper>();
+    const out = new Map<Wrapper, ts.CallExpression>();
     if (readers.length === 0) return out;
     const names = new Set(readers.map((w) => w.name));
     const known = new Set(this.plan.calls.map((c) => c.call));
@@ -388,7 +390,7 @@ export class Analysis {
         const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression;
         if (!ts.isIdentifier(callee) || !names.has(callee.text) || known.has(node) || file.unplaced.includes(node)) continue;
         const via = this.wrappers.viaWrapper(node)?.via;
-        if (via?.records) out.add(via);
+        if (via?.records && !out.has(via)) out.set(via, node);
       }
     }
     return out;

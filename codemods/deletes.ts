@@ -52,7 +52,8 @@ function thenReceiverOf(name: ts.Identifier): ts.Expression | undefined {
 /** `((await api(...)) ?? {})`: the answer already keeps `{}` (a run before this one wrote it so). */
 function keptEmpty(awaited: ts.AwaitExpression): boolean {
   const fallback = ts.isParenthesizedExpression(awaited.parent) ? awaited.parent.parent : undefined;
-  return Boolean(fallback && ts.isBinaryExpression(fallback) && /^(\?\?|\|\|)$/.test(fallback.operatorToken.getText()) && fallback.right.getText() === '{}');
+  const or = fallback && ts.isBinaryExpression(fallback) && (fallback.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || fallback.operatorToken.kind === ts.SyntaxKind.BarBarToken) ? fallback : undefined;
+  return or !== undefined && ts.isObjectLiteralExpression(or.right) && or.right.properties.length === 0;
 }
 
 /**

@@ -459,9 +459,18 @@ function reshapingInterceptor(call: ts.CallExpression, text: StaticText): string
 /**
  * Where a file hands ofetch's callers something other than the parsed JSON body: a hook's
  * `response._data = ...`, a `parseResponse` option, a `responseType` other than json. Read off the
- * syntax, so that a comment (a note of migrate-v2's own among them) never counts.
+ * syntax, so that a comment (a note of migrate-v2's own among them) never counts. Asked for every
+ * ofetch call of a file, and of the file making its instance: read once per file.
  */
 function ofetchReshapingIn(sf: ts.SourceFile): string | undefined {
+  let found = reshapingByFile.get(sf);
+  if (found === undefined) reshapingByFile.set(sf, (found = findOfetchReshaping(sf) ?? null));
+  return found ?? undefined;
+}
+
+const reshapingByFile = new WeakMap<ts.SourceFile, string | null>();
+
+function findOfetchReshaping(sf: ts.SourceFile): string | undefined {
   const nodes = nodesOf(sf);
   for (const n of nodes.of<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
     if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken && memberName(n.left) === '_data') return `${n.left.getText(sf)} = ...`;

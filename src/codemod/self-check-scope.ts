@@ -53,13 +53,15 @@ function statementsToCheck(file: ChangedFile, options: ts.CompilerOptions, resol
     dirty.add(i);
     for (const name of namesOf(statements[i]!)) dirtyNames.add(name);
   };
+  const afterSpans = lineSpans(after);
   statements.forEach((s, i) => {
-    if (changes.some((c) => overlaps(after, s, c.newFrom, c.newTo)) || readsProjectModule(after, s, resolveImport)) mark(i);
+    if (changes.some((c) => touches(afterSpans[i]!, c.newFrom, c.newTo)) || readsProjectModule(after, s, resolveImport)) mark(i);
   });
   // What the edits replaced or removed: a statement that still reads it must be checked.
-  for (const s of before?.statements ?? []) {
-    if (changes.some((c) => c.oldFrom <= c.oldTo && overlaps(before!, s, c.oldFrom, c.oldTo))) for (const name of namesOf(s)) dirtyNames.add(name);
-  }
+  const beforeSpans = before ? lineSpans(before) : [];
+  before?.statements.forEach((s, i) => {
+    if (changes.some((c) => c.oldFrom <= c.oldTo && touches(beforeSpans[i]!, c.oldFrom, c.oldTo))) for (const name of namesOf(s)) dirtyNames.add(name);
+  });
   const names: (Set<string> | undefined)[] = [];
   // A statement whose text holds no dirty name cannot name one (unless it spells a name with \u escapes): its tree is not walked.
   const readsDirty = (i: number): boolean => {
@@ -96,12 +98,17 @@ function checksStatements(program: ts.Program): boolean {
   return program.getSemanticDiagnostics.length >= 3;
 }
 
-/** Lines `from..to` (0-based; an empty range, from = to + 1, is the gap where lines were removed) touch the statement or the comments above it. */
-function overlaps(sf: ts.SourceFile, s: ts.Statement, from: number, to: number): boolean {
-  const comments = ts.getLeadingCommentRanges(sf.text, s.getFullStart());
-  const first = sf.getLineAndCharacterOfPosition(comments?.[0]?.pos ?? s.getStart(sf)).line;
-  const last = sf.getLineAndCharacterOfPosition(s.end).line;
-  return Math.min(from, to) <= last && Math.max(from, to) >= first;
+/** Each top-level statement's lines (0-based), the comments above it included; read once per file, not once per change. */
+function lineSpans(sf: ts.SourceFile): { first: number; last: number }[] {
+  return sf.statements.map((s) => {
+    const comments = ts.getLeadingCommentRanges(sf.text, s.getFullStart());
+    return { first: sf.getLineAndCharacterOfPosition(comments?.[0]?.pos ?? s.getStart(sf)).line, last: sf.getLineAndCharacterOfPosition(s.end).line };
+  });
+}
+
+/** Lines `from..to` (0-based; an empty range, from = to + 1, is the gap where lines were removed) touch a statement's span. */
+function touches(span: { first: number; last: number }, from: number, to: number): boolean {
+  return Math.min(from, to) <= span.last && Math.max(from, to) >= span.first;
 }
 
 /** An import of the project's own modules, or a dynamic import or require of anything: what it names may have changed. */

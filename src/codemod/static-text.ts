@@ -15,6 +15,9 @@ export const PARAMETER_MARK = '\u0002';
 
 export type PathLiteral = ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.TemplateHead | ts.TemplateMiddle | ts.TemplateTail;
 
+/** The syntax kinds of a PathLiteral, for a pass that lists them from a file's nodes. */
+export const PATH_LITERAL_KINDS = [ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral, ts.SyntaxKind.TemplateHead, ts.SyntaxKind.TemplateMiddle, ts.SyntaxKind.TemplateTail] as const;
+
 /** A name followed to the declaration that gives it a value: `REPO_PATH`, `PATHS.groups`. */
 export interface FollowedReference {
   node: ts.Identifier | ts.PropertyAccessExpression;
@@ -83,12 +86,24 @@ function queryOf(init: ts.Expression | undefined): Evaluated | undefined {
 /** The expression under parentheses, type assertions, `!` and `await`. */
 export function unwrap(node: ts.Expression): ts.Expression {
   let n = node;
-  while (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n) || ts.isSatisfiesExpression(n) || ts.isAwaitExpression(n) || ts.isTypeAssertionExpression(n)) n = n.expression;
+  while (WRAPPING_KINDS.has(n.kind)) n = (n as WrappingExpression).expression;
   return n;
 }
 
+type WrappingExpression = ts.ParenthesizedExpression | ts.AsExpression | ts.NonNullExpression | ts.SatisfiesExpression | ts.AwaitExpression | ts.TypeAssertion;
+
+/** The kinds `unwrap` looks through, as a set: it runs for nearly every expression the analysis reads. */
+const WRAPPING_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.ParenthesizedExpression,
+  ts.SyntaxKind.AsExpression,
+  ts.SyntaxKind.NonNullExpression,
+  ts.SyntaxKind.SatisfiesExpression,
+  ts.SyntaxKind.AwaitExpression,
+  ts.SyntaxKind.TypeAssertionExpression,
+]);
+
 export function isPathLiteral(node: ts.Node): node is PathLiteral {
-  return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node);
+  return (PATH_LITERAL_KINDS as readonly ts.SyntaxKind[]).includes(node.kind);
 }
 
 export function isConst(declaration: ts.VariableDeclaration): boolean {

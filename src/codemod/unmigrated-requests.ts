@@ -6,16 +6,14 @@
  */
 import { ts } from 'ts-morph';
 import { hasV1Path } from '../contract/index.js';
-import { isPathLiteral, type PathLiteral } from './static-text.js';
-import { forEachNode, usesOf } from './syntax.js';
+import { nodesOf } from './file-nodes.js';
+import { PATH_LITERAL_KINDS, type PathLiteral } from './static-text.js';
+import { usesOf } from './syntax.js';
 
 /** v1 path literals of a file that no recognised call or test double reads. */
 export function strayV1Literals(sf: ts.SourceFile, known: (literal: PathLiteral) => boolean): PathLiteral[] {
-  const out: PathLiteral[] = [];
-  forEachNode(sf, (node) => {
-    if (isPathLiteral(node) && hasV1Path(node.text) && !known(node) && !inType(node)) out.push(node);
-  });
-  return out;
+  const literals = nodesOf(sf).ofKinds(...PATH_LITERAL_KINDS) as PathLiteral[];
+  return literals.filter((node) => hasV1Path(node.text) && !known(node) && !inType(node));
 }
 
 /** `paths['/iam/v1/groups']`, a key of openapi-typescript's `paths` interface: a path named in a type, which no request reads. */

@@ -384,7 +384,9 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
   const target = parts.slice(0, -1).join('.');
   const library = CLIENT_FACTORY.test(target) ? (target as Client) : undefined;
   const callee = call.expression;
-  const instance = !library && METHODS.has(verb) && ts.isPropertyAccessExpression(callee) ? instanceOf(callee.expression, text) : null;
+  const instance = !library && (METHODS.has(verb) || verb === 'request') && ts.isPropertyAccessExpression(callee) ? instanceOf(callee.expression, text) : null;
+  // `axios.request({ url, method, data })`, `api.request(...)` of an axios instance: the config form.
+  if (verb === 'request' && (library ?? instance?.client) === 'axios') return axiosConfigCall(first, instance?.base ?? NOTHING, text);
   if (METHODS.has(verb) && (library || instance)) {
     const client: Client = library ?? instance!.client;
     const sendsData = client === 'axios' && (verb === 'post' || verb === 'put' || verb === 'patch');
@@ -394,18 +396,21 @@ export function recognise(call: ts.CallExpression, text: StaticText): Transport 
     return { client, method: verb.toUpperCase() as HttpMethod, ...(node ? { methodNode: node } : {}), urlNode: first, prefix: instance?.base ?? NOTHING, ...(body ? { body } : {}), ...(options ? { options } : {}) };
   }
   if (name === 'axios' || name === 'got' || name === 'ky') {
-    const config = asObject(first);
-    if (config && name === 'axios') {
-      const url = propertyOf(config, 'url');
-      if (!url) return undefined;
-      const body = propertyOf(config, 'data');
-      return { client: 'axios', ...methodFromOptions(config, undefined, undefined, (n) => text.declarationOf(n)), urlNode: url, prefix: NOTHING, options: config, ...(body ? { body } : {}) };
-    }
+    if (name === 'axios' && asObject(first)) return axiosConfigCall(first, NOTHING, text);
     const options = asObject(second);
     const body = options ? (propertyOf(options, 'json') ?? propertyOf(options, 'body')) : undefined;
     return { client: name as Client, ...methodFromOptions(options, undefined, options ? undefined : second, (n) => text.declarationOf(n)), urlNode: first, prefix: NOTHING, ...(options ? { options } : {}), ...(body ? { body } : {}) };
   }
   return undefined;
+}
+
+/** `axios({ url, method, data })` and `request(config)` of axios or an instance: the URL, method and body are the config's. */
+function axiosConfigCall(first: ts.Expression, prefix: Evaluated, text: StaticText): Transport | undefined {
+  const config = asObject(first);
+  const url = config && propertyOf(config, 'url');
+  if (!url) return undefined;
+  const body = propertyOf(config, 'data');
+  return { client: 'axios', ...methodFromOptions(config, undefined, undefined, (n) => text.declarationOf(n)), urlNode: url, prefix, options: config, ...(body ? { body } : {}) };
 }
 
 /** `got(url).json()`, `ky.get(url).json()`: the call that parses the call's answer in the same chain. */

@@ -17,7 +17,7 @@ import { methodFromOptions, optionsOf, prefixed, queryOption, type Client } from
 import { answersBody, BODY_MEMBERS } from './answers.js';
 import { nodesOf } from './file-nodes.js';
 import { functionName } from './places.js';
-import { holdsNothing, propertyOf, thenParameter } from './syntax.js';
+import { holdsNothing, isFallback, propertyOf, thenParameter } from './syntax.js';
 
 export type WrapperFunction = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
 
@@ -38,6 +38,8 @@ export interface Wrapper {
   method?: HttpMethod;
   methodNode?: ts.Node;
   bodyParam?: number;
+  /** The member of the options parameter (`initParam`) the wrapper sends as the body (`init.body`, `{ data }`): read from each call's options. */
+  bodyField?: string;
   /** Parameters that may carry the query the wrapper adds to the URL at run time (`list(path, { name })`). */
   queryParams?: number[];
   /** The query the wrapper hands the one it calls, written in it (`send(path, { id })`: `id=HOLE`). */
@@ -149,6 +151,64 @@ function parameterWithin(fn: WrapperFunction, node: ts.Node | undefined, declara
   const direct = parameterIndex(fn, node, declarationOf);
   if (direct !== undefined) return direct;
   return ts.forEachChild(node, (child) => parameterWithin(fn, child, declarationOf));
+}
+
+/** A member of an options parameter a wrapper reads: `opts.method`, `opts?.body`, `opts['method']`, or `{ method = 'GET' }` taken apart in the parameter list. */
+interface OptionRead {
+  param: number;
+  field: string;
+  /** What stands in when the caller's options name none (`opts.method ?? 'GET'`, `{ method = 'GET' }`). */
+  fallback?: ts.Expression;
+}
+
+/** The member of one of the function's parameters a node reads, with its fallback; undefined for anything else. */
+function optionRead(fn: WrapperFunction, node: ts.Node, declarationOf: (n: ts.Node) => ts.Declaration | undefined): OptionRead | undefined {
+  const n = ts.isExpression(node) ? unwrap(node) : node;
+  if (ts.isBinaryExpression(n) && isFallback(n.operatorToken.kind)) {
+    const read = optionRead(fn, n.left, declarationOf);
+    return read && !read.fallback ? { ...read, fallback: n.right } : undefined;
+  }
+  if ((ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.name)) || (ts.isElementAccessExpression(n) && ts.isStringLiteral(n.argumentExpression))) {
+    const param = parameterIndex(fn, n.expression, declarationOf);
+    return param === undefined ? undefined : { param, field: ts.isPropertyAccessExpression(n) ? n.name.text : (n.argumentExpression as ts.StringLiteral).text };
+  }
+  const d = ts.isIdentifier(n) ? declarationOf(n) : undefined;
+  // `const method = opts.method ?? 'GET'` in the function.
+  if (d && ts.isVariableDeclaration(d) && isConst(d) && d.initializer && ts.isIdentifier(d.name)) return optionRead(fn, d.initializer, declarationOf);
+  if (!d || !ts.isBindingElement(d) || d.dotDotDotToken || !ts.isObjectBindingPattern(d.parent)) return undefined;
+  const param = takenApart(fn, d.parent.parent, declarationOf);
+  const key = d.propertyName ?? d.name;
+  if (param === undefined || !(ts.isIdentifier(key) || ts.isStringLiteral(key))) return undefined;
+  return { param, field: key.text, ...(d.initializer ? { fallback: d.initializer } : {}) };
+}
+
+/** The parameter an object pattern takes apart: `({ method }) =>`, or `const { method } = opts` (`opts ?? {}`) in the function. */
+function takenApart(fn: WrapperFunction, holder: ts.Node, declarationOf: (n: ts.Node) => ts.Declaration | undefined): number | undefined {
+  if (ts.isParameter(holder)) return fn.parameters.indexOf(holder) >= 0 ? fn.parameters.indexOf(holder) : undefined;
+  if (!ts.isVariableDeclaration(holder) || !isConst(holder) || !holder.initializer) return undefined;
+  const value = unwrap(holder.initializer);
+  return parameterIndex(fn, ts.isBinaryExpression(value) && isFallback(value.operatorToken.kind) ? value.left : value, declarationOf);
+}
+
+/**
+ * `init.body === undefined ? undefined : JSON.stringify(init.body)`: the one member of an options
+ * parameter a body is built from. Undefined when the body reads anything else of the parameters.
+ */
+function bodyFieldOf(fn: WrapperFunction, body: ts.Expression, initParam: number, declarationOf: (n: ts.Node) => ts.Declaration | undefined): string | undefined {
+  const fields = new Set<string>();
+  let other = false;
+  const visit = (node: ts.Node): void => {
+    const read = optionRead(fn, node, declarationOf);
+    if (read && !read.fallback) {
+      if (read.param === initParam) fields.add(read.field);
+      else other = true;
+      return;
+    }
+    if (parameterIndex(fn, node, declarationOf) !== undefined) other = true;
+    else ts.forEachChild(node, visit);
+  };
+  visit(body);
+  return !other && fields.size === 1 ? [...fields][0] : undefined;
 }
 
 function enclosingFunction(node: ts.Node): WrapperFunction | undefined {
@@ -489,7 +549,12 @@ function whatItReturns(fn: WrapperFunction, transport: Transport, reader: Answer
 function methodOf(fn: WrapperFunction, transport: Transport, declarationOf: (n: ts.Node) => ts.Declaration | undefined): Pick<Wrapper, 'method' | 'methodNode' | 'methodParam' | 'initParam'> | undefined {
   if (transport.methodExpression) {
     const i = parameterIndex(fn, transport.methodExpression, declarationOf);
-    return i === undefined ? undefined : { methodParam: i };
+    if (i !== undefined) return { methodParam: i };
+    // `method: opts.method ?? 'GET'`: each caller's options name the method, else the fallback (or fetch's GET).
+    const read = optionRead(fn, transport.methodExpression, declarationOf);
+    const fallback = read?.fallback && unwrap(read.fallback);
+    if (read?.field !== 'method' || (fallback && !ts.isStringLiteralLike(fallback))) return undefined;
+    return { method: (fallback ? fallback.text.toUpperCase() : 'GET') as HttpMethod, initParam: read.param };
   }
   const fixed = { method: transport.method, ...(transport.methodNode ? { methodNode: transport.methodNode } : {}) };
   if (!transport.initExpression) return fixed;
@@ -587,17 +652,17 @@ export class Wrappers {
       } else if (m) out.methodExpression = m;
     }
     const init = wrapper.initParam === undefined ? undefined : call.arguments[wrapper.initParam];
-    if (init) this.readInit(out, init, call);
+    if (init) this.readInit(out, init, call, wrapper.bodyField);
     return out;
   }
 
   /** The method, body and query a call hands a wrapper in its request options, which the wrapper passes to its client. */
-  private readInit(out: Transport, init: ts.Expression, call: ts.CallExpression): void {
+  private readInit(out: Transport, init: ts.Expression, call: ts.CallExpression, bodyField = 'body'): void {
     const { options, assigned } = optionsOf(init, call, this.text);
     const named = methodFromOptions(options, assigned, options ? undefined : init, (n) => this.text.declarationOf(n));
     // Options that name no method leave the wrapper's own.
     if (named.methodNode || named.methodExpression || named.initExpression) Object.assign(out, named);
-    const body = options && (propertyOf(options, 'body') ?? assigned.get('body'));
+    const body = options && (propertyOf(options, bodyField) ?? assigned.get(bodyField));
     if (body && !out.body) out.body = body;
     // ofetch's `query` (got's and ky's `searchParams`, axios's `params`) is part of the URL the server sees: `{ query: { id } }` reads one record.
     if (out.client !== 'fetch' && options && options === unwrap(init) && queryOption(options)) out.options = options;
@@ -648,7 +713,10 @@ export class Wrappers {
     const reader = answerReader(fn, carrier, transport, declarationOf);
     const answer = method && (whatItReturns(fn, transport, reader) ?? recordsRead(fn, carrier, transport, reader, pathParam, declarationOf));
     if (!method || !answer) return false;
-    const bodyParam = transport.body ? parameterWithin(fn, transport.body, declarationOf) : undefined;
+    const bodyField = transport.body && method.initParam !== undefined ? bodyFieldOf(fn, transport.body, method.initParam, declarationOf) : undefined;
+    const bodyParam = transport.body && !bodyField ? parameterWithin(fn, transport.body, declarationOf) : undefined;
+    // A body made of the options some other way (`JSON.stringify(opts.data ?? opts.body)`): what each call sends is not known.
+    if (bodyParam !== undefined && bodyParam === method.initParam) return false;
     // The query may also come as a client option (ky and got `searchParams`, axios `params`) built from a parameter.
     const option = queryOption(transport.options);
     const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
@@ -670,6 +738,7 @@ export class Wrappers {
       prefix: { text: prefixText, literals: [...transport.prefix.literals, ...url.literals.filter((l) => before.includes(l.text))], references: [...transport.prefix.references, ...url.references], bases: [...(transport.prefix.bases ?? []), ...(url.bases ?? [])] },
       ...method,
       ...(bodyParam !== undefined ? { bodyParam } : {}),
+      ...(bodyField !== undefined ? { bodyField } : {}),
       ...(queryParams.length ? { queryParams } : {}),
       ...(query ? { query } : {}),
       ...(written || transport.via?.ownQuery ? { ownQuery: written ?? transport.via!.ownQuery! } : {}),

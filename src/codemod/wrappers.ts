@@ -719,13 +719,18 @@ export class Wrappers {
     if (bodyParam !== undefined && bodyParam === method.initParam) return false;
     // The query may also come as a client option (ky and got `searchParams`, axios `params`) built from a parameter.
     const option = queryOption(transport.options);
-    const optionParam = option ? parameterWithin(fn, ts.isPropertyAssignment(option) ? option.initializer : option.name, declarationOf) : undefined;
+    const optionValue = option && (ts.isPropertyAssignment(option) ? option.initializer : option.name);
+    // `query: { id }`: keys the wrapper writes itself, whatever values its callers hand it.
+    const writtenOption = optionValue && ts.isObjectLiteralExpression(unwrap(optionValue)) ? queryKeysOf(optionValue) : undefined;
+    const ownKeys = writtenOption !== undefined && writtenOption.split('&').every((pair) => pair.includes('=')) ? writtenOption : undefined;
+    const optionParam = optionValue && ownKeys === undefined ? parameterWithin(fn, optionValue, declarationOf) : undefined;
     // `${path}?id=${id}`: keys written out name the query; a parameter there is a value, not a query of its callers.
     const written = found[2] ? writtenQuery(found[2]) : undefined;
     const own = found[2] && written === undefined ? fn.parameters.map((_, i) => i).filter((i) => i !== pathParam && i !== bodyParam && i !== method.methodParam && i !== method.initParam) : optionParam !== undefined ? [optionParam] : [];
     const handed = handedQuery(fn, call, transport.via, declarationOf);
     const queryParams = [...new Set([...own, ...handed.params])];
-    const query = [...(transport.via?.query ? [transport.via.query] : []), ...(written ? [written] : []), ...handed.written].join('&');
+    // Keys written in a query option (ofetch's `query: { id }`) name the query as keys written after the path do; the client merges them with the URL's, so a page can still follow the path.
+    const query = [...(transport.via?.query ? [transport.via.query] : []), ...(written ? [written] : []), ...(ownKeys ? [ownKeys] : []), ...handed.written].join('&');
     const errors = ownErrors(fn, carrier, call, responseVariable(fn, carrier), declarationOf);
     this.transports.add(call);
     this.byFunction.set(fn, {

@@ -3,11 +3,11 @@
  * delete is parsed as JSON (`res.json()` after the call or in its `.then`, of the call or of a
  * wrapper that hands the response back, or a wrapper that parses every answer),
  * the parse reads an empty body as `{}`, as v1's was; where a wrapper already reads an empty body
- * as no value, or axios as `''`, the answer the program reads keeps `{}`.
+ * as no value, or axios, ofetch, got and ky as `''`, the answer the program reads keeps `{}`.
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
-import type { V1Call } from '../src/codemod/v1-calls.js';
+import { parsedInChain, type V1Call } from '../src/codemod/v1-calls.js';
 import { answersBody } from '../src/codemod/answers.js';
 import { nodesOf } from './helpers.js';
 
@@ -63,13 +63,18 @@ function keptEmpty(awaited: ts.AwaitExpression): boolean {
  */
 function keepEmptyAnswers(ctx: TransformContext): void {
   for (const call of ctx.calls) {
-    if (!answersEmpty(call) || !answersBody(call) || call.via?.parse || !ctx.analysis.plan.migrates(call)) continue;
-    const awaited = call.call.parent;
-    if (!ts.isAwaitExpression(awaited) || ts.isExpressionStatement(awaited.parent) || keptEmpty(awaited)) continue;
+    if (!answersEmpty(call) || call.via?.parse || !ctx.analysis.plan.migrates(call)) continue;
+    // got's and ky's `.json()` in the chain parse an empty body as `''` too.
+    const answer = answersBody(call) ? call.call : !call.via && (call.client === 'got' || call.client === 'ky') ? parsedInChain(call) : undefined;
+    const awaited = answer?.parent;
+    if (!awaited || !ts.isAwaitExpression(awaited) || ts.isExpressionStatement(awaited.parent) || keptEmpty(awaited)) continue;
     ctx.edit(awaited.getStart(ctx.sf), awaited.getStart(ctx.sf), '((');
-    ctx.edit(awaited.end, awaited.end, `) ${call.via ? '??' : '||'} {})`);
+    ctx.edit(awaited.end, awaited.end, `) ${EMPTY_AS_TEXT.has(call.client) ? '||' : '??'} {})`);
   }
 }
+
+/** Clients whose parsed body of an empty answer is `''` (a wrapper handing it on answers it so too); a wrapper of fetch's answers no value. */
+const EMPTY_AS_TEXT = new Set<V1Call['client']>(['axios', 'ofetch', 'got', 'ky']);
 
 /**
  * `const res = await axios.delete(...)`, its answer read: axios gives v2's empty body as `data: ''`

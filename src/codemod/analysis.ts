@@ -981,8 +981,11 @@ export class Analysis {
    * on v1 with a note.
    */
   private keepUntypedRecordsReturnedToImporters(): void {
+    // A GraphQL resolver's records are read by its schema: keepRecordsReturnedToGraphql says so.
+    const resolvers = new Set<ts.Node>(this.resolvers.map((r) => r.fn));
     for (const file of this.files.values()) {
       for (const fn of exportedFunctions(file.sf)) {
+        if (resolvers.has(fn)) continue;
         const shape = file.flow.returnOf(fn);
         // A response says nothing of its body whatever its type: its importers parse and read it out of sight.
         const response = shape?.kind === 'response' || shape?.kind === 'stream';
@@ -1542,18 +1545,57 @@ function bodiesSetOn(argument: ts.Expression, declarationOf: (n: ts.Node) => ts.
 function exportedFunctions(sf: ts.SourceFile): ts.FunctionLikeDeclaration[] {
   const out: ts.FunctionLikeDeclaration[] = [];
   for (const s of sf.statements) {
-    if (ts.isFunctionDeclaration(s) && s.body && (hasModifier(s, ts.SyntaxKind.ExportKeyword) || exportedByName(sf, s.name?.text ?? ''))) out.push(s);
+    if (ts.isFunctionDeclaration(s) && s.body && (hasModifier(s, ts.SyntaxKind.ExportKeyword) || exportedByName(sf, s.name?.text ?? ''))) out.push(s, ...handedOut(s));
     if (ts.isVariableStatement(s)) {
       for (const d of s.declarationList.declarations) {
-        if (d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer)) && isExported(d)) out.push(d.initializer);
+        if (!d.initializer || !isExported(d)) continue;
+        const value = unwrap(d.initializer);
+        if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) out.push(value, ...handedOut(value));
+        // `export const api = { groups: { list: async () => ... } }`
+        else if (ts.isObjectLiteralExpression(value)) out.push(...functionsOfObject(value));
       }
     }
+    if (ts.isExportAssignment(s) && ts.isObjectLiteralExpression(unwrap(s.expression))) out.push(...functionsOfObject(unwrap(s.expression) as ts.ObjectLiteralExpression));
     if (ts.isClassDeclaration(s) && isExportedClass(s)) {
       for (const m of s.members) if (ts.isMethodDeclaration(m) && m.body && !hasModifier(m, ts.SyntaxKind.PrivateKeyword) && !ts.isPrivateIdentifier(m.name)) out.push(m);
     }
   }
   for (const value of commonJsExports(sf)) if ((ts.isArrowFunction(value) || ts.isFunctionExpression(value) || ts.isMethodDeclaration(value)) && value.body) out.push(value);
   return out;
+}
+
+/**
+ * The functions of the objects a factory returns (`createClient()` answering `{ groups: { list() {...} } }`,
+ * or `{ list }` naming its own functions): its callers call them from wherever they hold the object.
+ */
+function handedOut(factory: ts.FunctionLikeDeclaration): ts.FunctionLikeDeclaration[] {
+  return returnedExpressions(factory).flatMap((e) => {
+    const n = unwrap(e);
+    return ts.isObjectLiteralExpression(n) ? functionsOfObject(n) : [];
+  });
+}
+
+/** The functions an object literal holds, in nested objects too, and the functions of its scope it names (`{ list }`). */
+function functionsOfObject(object: ts.ObjectLiteralExpression): ts.FunctionLikeDeclaration[] {
+  return object.properties.flatMap((p): ts.FunctionLikeDeclaration[] => {
+    if (ts.isMethodDeclaration(p)) return p.body ? [p] : [];
+    const value = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : ts.isShorthandPropertyAssignment(p) ? localFunction(p.name) : undefined;
+    if (!value) return [];
+    if (ts.isArrowFunction(value) || ts.isFunctionExpression(value) || ts.isFunctionDeclaration(value)) return value.body ? [value] : [];
+    return ts.isObjectLiteralExpression(value) ? functionsOfObject(value) : [];
+  });
+}
+
+/** `{ list }`: the function declared by that name in the scope of the object (a function declaration or a const function). */
+function localFunction(name: ts.Identifier): ts.Node | undefined {
+  for (let scope: ts.Node | undefined = name.parent; scope; scope = scope.parent) {
+    const statements = ts.isBlock(scope) || ts.isSourceFile(scope) ? scope.statements : undefined;
+    for (const s of statements ?? []) {
+      if (ts.isFunctionDeclaration(s) && s.name?.text === name.text) return s;
+      if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name) && d.name.text === name.text && d.initializer) return unwrap(d.initializer);
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -32,8 +32,12 @@ const V2_OPERATION: Record<V1Call['operation'], Operation> = { list: 'list', 'ge
 
 /** A note of calls kept together, naming the one that stays (where it is, seen from `noted`'s file). */
 function withStaying(why: string, staying: V1Call, noted: V1Call): string {
-  const what = staying.operation === 'get-by-list' ? 'read of one' : staying.operation;
-  return `${why}: the one that stays is the ${staying.resource.singular} ${what} ${placeOf(staying.call, noted.call.getSourceFile())}`;
+  return `${why}: the one that stays is the ${callInWords(staying)} ${placeOf(staying.call, noted.call.getSourceFile())}`;
+}
+
+/** `group list`, `read of one group`: a call's resource and operation as a note says them. */
+function callInWords(call: V1Call): string {
+  return call.operation === 'get-by-list' ? `read of one ${call.resource.singular}` : `${call.resource.singular} ${call.operation}`;
 }
 
 export function initialDecision(call: V1Call): Decision {
@@ -416,5 +420,5 @@ function unquote(source: string, literal: PathLiteral): string {
 
 /** The start of a note on a call kept on v1: `this group list stays on v1`. */
 export function staysOnV1(call: V1Call): string {
-  return `this ${call.resource.singular} ${call.operation} stays on v1`;
+  return `this ${callInWords(call)} stays on v1`;
 }

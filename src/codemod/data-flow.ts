@@ -782,6 +782,13 @@ export class DataFlow {
       const byName = this.methodReturns.get(method);
       const receiver = unwrap(n.expression.expression);
       if (byName && (receiver.kind === ts.SyntaxKind.ThisKeyword || ts.isIdentifier(receiver) || ts.isNewExpression(receiver))) return byName;
+      // `client.groups.list()` of an object a factory of the file returns: the method the checker finds there.
+      if (byName) {
+        const method = this.declarationOf(n.expression.name);
+        const fn = method && (ts.isPropertyAssignment(method) ? unwrap(method.initializer) : method);
+        const given = fn && fn.getSourceFile() === this.sf ? this.returns.get(fn) : undefined;
+        if (given) return given;
+      }
     }
     if (ts.isIdentifier(n.expression)) {
       const copied = n.expression.text === 'structuredClone' ? this.heldBy(n) : undefined;

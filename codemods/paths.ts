@@ -13,7 +13,7 @@ import { changesInWords, endsWithDomain, endsWithV1Prefix, hasV1Path, pluralWord
 import { nodesOf } from './helpers.js';
 import { calleeOf, placeIn } from '../src/codemod/places.js';
 import { handedAsWritten } from '../src/codemod/analysis.js';
-import { recognise } from '../src/codemod/v1-calls.js';
+import { importedModule, recognise } from '../src/codemod/v1-calls.js';
 
 function insertCopy(ctx: TransformContext, copy: PathCopy): void {
   const d = copy.declaration;
@@ -190,7 +190,18 @@ function readBy(ctx: TransformContext, literal: PathLiteral): string {
   const readers = ctx.analysis.readersOf(literal).filter((call) => !calls.has(call) && !recognise(call, ctx.analysis.text));
   if (readers.length === 0) return '';
   const shown = [...new Set(readers.map((call) => `${calleeOf(call)}() ${placeIn(call, ctx.sf)}`))];
-  return ` (${shown.slice(0, 3).join('; ')}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}: calls it does not take for requests)`;
+  const unread = readers.map((call) => unreadModule(ctx, call)).find((m) => m !== undefined);
+  const why = unread ? `calls of a module of the program, ${unread}, which it reads with this file only when a jsconfig.json or tsconfig.json holds them both: add one at the project's root` : 'calls it does not take for requests';
+  return ` (${shown.slice(0, 3).join('; ')}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}: ${why})`;
+}
+
+/** `'./api.mjs'` of `getJson()` imported from it, when the run reads this file alone and so cannot see what that module's function does. */
+function unreadModule(ctx: TransformContext, call: ts.CallExpression): string | undefined {
+  const callee = ts.isIdentifier(call.expression) ? call.expression : undefined;
+  const module = callee && importedModule(callee, ctx.analysis.text);
+  const declared = module?.startsWith('.') ? ctx.analysis.text.declarationOf(callee!) : undefined;
+  if (!module?.startsWith('.') || (declared && declared.getSourceFile() !== ctx.sf)) return undefined;
+  return `'${module}'`;
 }
 
 /** `module.exports` of `module.exports = { REPOS: '/registry/v1/repos' }`, `exports.REPOS` of `exports.REPOS = '...'`: where a literal leaves its module. */

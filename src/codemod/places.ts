@@ -12,8 +12,16 @@ import { exportsTarget } from './module-shape.js';
 export function placeOf(node: ts.Node, from: ts.SourceFile): string {
   const sf = node.getSourceFile();
   const file = sf === from ? '' : relative(dirname(from.fileName), sf.fileName) || sf.fileName.split('/').pop()!;
-  const within = enclosingName(node);
+  const within = enclosingName(node) ?? handedCallback(node);
   return [within, file].filter(Boolean).join(', ') || 'in top-level code';
+}
+
+/** `in a callback handed to program.command().action()`: top-level code's callbacks, told by the call they are handed to. */
+function handedCallback(node: ts.Node): string | undefined {
+  for (let n = node.parent; n; n = n.parent) {
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isCallExpression(n.parent) && n.parent.arguments.includes(n)) return `in a callback handed to ${calleeOf(n.parent)}()`;
+  }
+  return undefined;
 }
 
 /** `in f()`, `in test "x"`, `in top-level code`, `in f(), b.ts`: where a node stands, as a note after a name says it. */

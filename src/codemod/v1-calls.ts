@@ -232,6 +232,8 @@ function typedAsFetch(callee: ts.Expression, text: StaticText): boolean {
   const name = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
   if (!name || name.text === 'fetch') return false;
   const declaration = text.declarationOf(name);
+  // `createClient({ fetchImpl = fetch })`, `(url, fetcher = globalThis.fetch) =>`: fetch unless a caller hands another of its kind.
+  if (declaration && (ts.isParameter(declaration) || ts.isBindingElement(declaration)) && declaration.initializer && isStandardFetch(declaration.initializer)) return true;
   const type = declaration && (ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration) || ts.isVariableDeclaration(declaration)) ? declaration.type : undefined;
   return type !== undefined && ts.isTypeQueryNode(type) && /^(?:globalThis\.)?fetch$/.test(type.exprName.getText());
 }

@@ -429,6 +429,7 @@ function rethrown(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.Decla
 
 function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
   const n = unwrap(thrown);
+  if (ts.isIdentifier(n)) return statusSetBefore(n, declarationOf);
   if (ts.isCallExpression(n) && n.expression.getText() === 'Object.assign') {
     return n.arguments.slice(1).some((a) => ts.isObjectLiteralExpression(a) && a.properties.some((p) => ts.isPropertyAssignment(p) && STATUS_PROPERTIES.has(p.name.getText()) && readsStatus(p.initializer)));
   }
@@ -443,6 +444,21 @@ function carriesStatus(thrown: ts.Expression, declarationOf: (n: ts.Node) => ts.
   return (ctor!.body?.statements ?? []).some((st) => {
     const e = ts.isExpressionStatement(st) ? st.expression : undefined;
     return Boolean(e && ts.isBinaryExpression(e) && ts.isPropertyAccessExpression(e.left) && e.left.expression.kind === ts.SyntaxKind.ThisKeyword && STATUS_PROPERTIES.has(e.left.name.text) && ts.isIdentifier(e.right) && e.right.text === name);
+  });
+}
+
+/**
+ * `const err = new Error(...); err.status = res.status; throw err;`: an error made in the block that
+ * throws it, its status set there before the throw.
+ */
+function statusSetBefore(thrown: ts.Identifier, declarationOf: (n: ts.Node) => ts.Declaration | undefined): boolean {
+  const d = declarationOf(thrown);
+  const throwing = thrown.parent;
+  if (!d || !ts.isVariableDeclaration(d) || !d.initializer || !ts.isNewExpression(unwrap(d.initializer)) || !ts.isThrowStatement(throwing) || !ts.isBlock(throwing.parent)) return false;
+  const statements = throwing.parent.statements;
+  return statements.slice(0, statements.indexOf(throwing)).some((st) => {
+    const e = ts.isExpressionStatement(st) ? st.expression : undefined;
+    return Boolean(e && ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(e.left) && ts.isIdentifier(e.left.expression) && declarationOf(e.left.expression) === d && STATUS_PROPERTIES.has(e.left.name.text) && readsStatus(e.right));
   });
 }
 

@@ -1131,8 +1131,13 @@ export class Analysis {
    */
   private namedListArgument(call: V1Call, container: Container): { site: ts.TypeReferenceNode; element: ts.TypeReferenceNode } | undefined {
     const arg = call.call.typeArguments?.[0] ?? parsedInChain(call)?.typeArguments?.[0];
-    if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments || this.types.containerOf(arg.typeName) !== container || !ts.isInterfaceDeclaration(container) || container.heritageClauses) return undefined;
-    const element = soleListElement(container.members);
+    // `interface GroupList { items: Group[] }`, or `type GroupList = { items: Group[] }`.
+    const members =
+      ts.isInterfaceDeclaration(container) && !container.heritageClauses ? container.members
+      : ts.isTypeLiteralNode(container) && ts.isTypeAliasDeclaration(container.parent) && !container.parent.typeParameters ? container.members
+      : undefined;
+    if (!arg || !ts.isTypeReferenceNode(arg) || arg.typeArguments || this.types.containerOf(arg.typeName) !== container || !members) return undefined;
+    const element = soleListElement(members);
     if (!element || !ts.isTypeReferenceNode(element) || element.typeArguments || !ts.isIdentifier(element.typeName)) return undefined;
     const meant = this.checker.getSymbolAtLocation(element.typeName);
     const name = element.typeName.text;
@@ -1149,7 +1154,8 @@ export class Analysis {
       const container = this.types.containerOf(arg.typeName);
       return container !== undefined && this.types.generics.has(container);
     };
-    const own = call.call.typeArguments?.[0];
+    // `api.get(url).json<List<Group>>()` of got and ky: the type argument of the parse in the chain.
+    const own = call.call.typeArguments?.[0] ?? parsedInChain(call)?.typeArguments?.[0];
     if (isGenericList(own)) return own;
     // `(await res.json()) as ListResponse<Group>`, `const body: ListResponse<Group> = ...` where the answer is held.
     // Made in a retry helper's callback (`pRetry(() => fetch(url))`), the answer is held where the helper's answer is.

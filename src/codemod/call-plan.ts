@@ -51,7 +51,10 @@ export function initialDecision(call: V1Call): Decision {
   }
   // Through a list reader, the analysis decides (reader-gets.ts).
   if (call.operation === 'get-by-list' && !call.via?.records && !readOneLiteral(call) && !readOneOption(call)) {
-    const how = call.query && ts.isPropertyAssignment(call.query) ? `whose id comes in its query option (\`${call.query.getText().slice(0, 50)}\`) as more than a plain name` : 'whose URL is not a plain literal';
+    const how =
+      call.query && ts.isPropertyAssignment(call.query) ? `whose id comes in its query option (\`${call.query.getText().slice(0, 50)}\`) as more than a plain name`
+      : call.via?.queryParams?.length ? `whose id it hands ${call.via.name}() in a query object, which migrate-v2 does not move into the path`
+      : 'whose URL is not a plain literal';
     return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= ${how}: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
   }
   // `?${qs}`, `list(path, filters)`: v1 read one record by `?id=`, which v2 lists do not take; keys unknown here may hold it.

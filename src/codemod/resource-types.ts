@@ -41,7 +41,7 @@ interface GenericEnvelope {
 }
 
 const ARRAY_NAMES = new Set(['Array', 'ReadonlyArray']);
-const WRAPPER_NAMES = new Set(['Promise', 'PromiseLike', 'Readonly', 'Required', 'Partial', 'NonNullable']);
+const WRAPPER_NAMES = new Set(['Promise', 'PromiseLike', 'Readonly', 'Required', 'Partial', 'NonNullable', 'Pick', 'Omit']);
 
 export class ResourceTypes {
   /** Every container known to describe a resource or envelope, with the kinds it was seen as. */

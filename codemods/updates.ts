@@ -6,7 +6,9 @@
  */
 import { ts } from 'ts-morph';
 import type { Transform, TransformContext } from '../src/codemod/transform.js';
+import type { V1Call } from '../src/codemod/v1-calls.js';
 import { maskText, replacesWithSomeFields } from '../src/codemod/update-masks.js';
+import { sendsFixedPut } from '../src/codemod/call-plan.js';
 import { appendQuery, quoteLike } from './helpers.js';
 
 export const updates: Transform = {
@@ -15,9 +17,9 @@ export const updates: Transform = {
   apply(ctx) {
     for (const call of ctx.calls) {
       if (call.operation !== 'update') continue;
-      const method = call.methodNode!;
       const mask = ctx.analysis.updateMask(call);
-      ctx.replace(method, ts.isIdentifier(method) ? 'patch' : quoteLike(ctx.textOf(method), 'PATCH'));
+      // Through a wrapper that sends PUT for every caller, the wrapper's method changes (below), once for all of them.
+      if (call.methodNode) patch(ctx, call.methodNode);
       appendQuery(ctx, call.urlNode, `updateMask=${maskText(mask)}`);
       if (!mask && replacesWithSomeFields(call)) {
         ctx.todo(call.call, "this update's body names only some fields, and v1's PUT cleared the others: updateMask=* clears them on v2 too; if only the named fields should change, name them in the mask");
@@ -26,8 +28,23 @@ export const updates: Transform = {
       }
     }
     allowPatch(ctx);
+    patchPutWrappers(ctx);
   },
 };
+
+function patch(ctx: TransformContext, method: ts.Node): void {
+  ctx.replace(method, ts.isIdentifier(method) ? 'patch' : quoteLike(ctx.textOf(method), 'PATCH'));
+}
+
+/** `putJson(path, body)` of this file, all of whose calls are v1 updates that migrate (the analysis keeps them together): it sends PATCH. */
+function patchPutWrappers(ctx: TransformContext): void {
+  const { plan } = ctx.analysis;
+  for (const wrapper of ctx.analysis.wrappers.byFunction.values()) {
+    if (!wrapper.fn || wrapper.fn.getSourceFile() !== ctx.sf || !wrapper.methodNode) continue;
+    const calls = plan.calls.filter((c) => c.via === wrapper && !c.methodNode);
+    if (calls.length > 0 && calls.every((c) => c.operation === 'update' && sendsFixedPut(c) && plan.migrates(c))) patch(ctx, wrapper.methodNode);
+  }
+}
 
 /**
  * `request(method: HttpMethod, ...)` with `type HttpMethod = 'GET' | 'PUT' | ...` in this file, or
@@ -39,7 +56,9 @@ function allowPatch(ctx: TransformContext): void {
   const widened = new Set<ts.UnionTypeNode>();
   for (const wrapper of ctx.analysis.wrappers.byFunction.values()) {
     const type = wrapper.fn && methodTypeOf(ctx, wrapper.fn, wrapper);
-    if (!type || !ctx.analysis.plan.calls.some((c) => c.via === wrapper && c.operation === 'update' && ctx.analysis.plan.migrates(c))) continue;
+    // `put: (path, body) => request('PUT', path, body)`: the PUT wrapper now hands this one 'PATCH'.
+    const handsPatch = (c: V1Call) => sendsFixedPut(c) && ts.isCallExpression(c.via!.methodNode!.parent) && ctx.analysis.wrappers.viaWrapper(c.via!.methodNode!.parent)?.via === wrapper;
+    if (!type || !ctx.analysis.plan.calls.some((c) => (c.via === wrapper || handsPatch(c)) && c.operation === 'update' && ctx.analysis.plan.migrates(c))) continue;
     const union = methodUnion(ctx, type);
     if (!union || union.getSourceFile() !== ctx.sf || widened.has(union)) continue;
     // `'GET' | 'PUT' | undefined`: an optional method's union names no method by its undefined.

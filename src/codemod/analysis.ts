@@ -4,7 +4,7 @@
  * the path edits that follow from them. Transforms only read it.
  */
 import { ts } from 'ts-morph';
-import { CallPlan, staysOnV1, type UseIndex } from './call-plan.js';
+import { CallPlan, sendsFixedPut, staysOnV1, type UseIndex } from './call-plan.js';
 import { answersAFunction, ARRAY_OF_ARRAY, CALLBACK_OVER_ELEMENTS, DataFlow, idHolders, type Held, type Shape } from './data-flow.js';
 import { isProjectSource, ResourceTypes, type Container } from './resource-types.js';
 import { functionOf, HOLE, returnedExpressions, StaticText, unwrap, type FollowedReference, type PathLiteral } from './static-text.js';
@@ -103,6 +103,7 @@ export class Analysis {
     this.keepListReadersWhole();
     this.keepListsOfWrappersWritingTheirQuery();
     this.keepWrappersReplacedByAssignment();
+    this.keepUpdatesThroughPutWrappersTogether(data);
     this.doubles = new DoublePlan(this, candidates, data);
     // A test reads what the program's functions return: their files' flows come first, and a test's flow asks them.
     const ordered = [...this.files.values()].sort((x, y) => Number(this.doubles.hasDoubles(x.sf)) - Number(this.doubles.hasDoubles(y.sf)));
@@ -974,6 +975,45 @@ export class Analysis {
   }
 
   /**
+   * `putJson(path, body)`, a wrapper that sends every caller's request as PUT: it can send PATCH
+   * instead only where every call of it is a v1 update that migrates. A call of it that is anything
+   * else (or may be: a file of the run the analysis does not read names its module, or it is used
+   * other than called) keeps them all on v1; so does one that stays.
+   */
+  private keepUpdatesThroughPutWrappersTogether(data: DataAccess): void {
+    const byWrapper = new Map<Wrapper, V1Call[]>();
+    for (const call of this.plan.calls) if (call.operation === 'update' && sendsFixedPut(call)) byWrapper.set(call.via!, [...(byWrapper.get(call.via!) ?? []), call]);
+    for (const [wrapper, calls] of byWrapper) {
+      const fixed = `goes through ${wrapper.name}(), which sends every caller's request as PUT`;
+      const other = this.otherUseOf(wrapper, calls, data);
+      if (other) for (const call of calls) this.plan.demote(call, `this ${call.resource.singular} update ${fixed}, and ${other(call.call.getSourceFile())}: v2 updates are PATCH with an updateMask; migrate it by hand`);
+      else this.plan.together(calls, `these updates go through ${wrapper.name}(), which sends one method for all of them (PUT, PATCH once they migrate), and one of them stays on v1, so none migrates`);
+    }
+  }
+
+  /** Why a PUT wrapper may send more than `updates`: a use of it that is not one of them, in words seen from a file; undefined when there is none. */
+  private otherUseOf(wrapper: Wrapper, updates: readonly V1Call[], data: DataAccess): ((from: ts.SourceFile) => string) | undefined {
+    const fn = wrapper.fn!;
+    const home = fn.getSourceFile();
+    const unread = data.otherLoaders(home.fileName);
+    if (unread.length > 0) return () => `${unread[0]!.split('/').pop()} names its module where migrate-v2 does not read its calls`;
+    const known = new Set(updates.map((c) => c.call));
+    const name = functionName(fn);
+    for (const file of this.files.values()) {
+      if (name && !file.sf.text.includes(name)) continue;
+      for (const id of nodesOf(file.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
+        if (id.text !== name || declares(id) || this.text.declarationOf(id) === undefined) continue;
+        const named = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
+        if (functionOf(named, (n) => this.text.declarationOf(n)) !== fn) continue;
+        const call = named.parent;
+        if (!ts.isCallExpression(call) || call.expression !== named) return (from) => `it is used other than called (${placeOf(id, from)})`;
+        if (!known.has(call) && !this.wrappers.transports.has(call)) return (from) => `it also sends a request that is no v1 update (${placeOf(call, from)})`;
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * `export async function listGroups() { ...; return body.items; }` read in another module of the
    * run (`groups.filter((g) => g.id...)`): the flow follows a function's records to its callers in
    * its own file only, and the type to every reader only where the function's type names a record
@@ -1545,6 +1585,13 @@ function bodiesSetOn(argument: ts.Expression, declarationOf: (n: ts.Node) => ts.
     const set = ts.isPropertyAccessExpression(member) && member.expression === id && ['body', 'data', 'json'].includes(member.name.text) && ts.isBinaryExpression(member.parent) && member.parent.left === member && member.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
     return set ? [(member.parent as ts.BinaryExpression).right] : [];
   });
+}
+
+/** A name where it is declared, imported or exported, not used. */
+function declares(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p)) return true;
+  return (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isFunctionDeclaration(p) || ts.isVariableDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isParameter(p)) && p.name === id;
 }
 
 /** The functions other modules may call: exported functions and function constants, and the public methods of exported classes. */

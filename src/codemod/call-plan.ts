@@ -44,8 +44,8 @@ export function initialDecision(call: V1Call): Decision {
   if (!call.resource.v2.endpoints[V2_OPERATION[call.operation]]) {
     return { verdict: 'keep', why: `v2beta1 has no ${call.operation === 'get-by-list' ? 'get' : call.operation} for ${pluralWords(call.resource)}: this call stays on v1 until there is one` };
   }
-  if (call.operation === 'update' && !call.methodNode) {
-    // A wrapper that fixes PUT for every caller (`putJson(path, body)`) is no method chosen at run time: say which it is.
+  // `putJson(path, body)` sending PUT for every caller: it sends PATCH once all its calls migrate (the analysis keeps them together).
+  if (call.operation === 'update' && !call.methodNode && !sendsFixedPut(call)) {
     const how = call.via?.method ? `goes through ${call.via.name}(), which sends every caller's request as ${call.via.method}` : 'names its method at run time';
     return { verdict: 'note', why: `this ${call.resource.singular} update ${how}: v2 updates are PATCH with an updateMask; migrate it by hand` };
   }
@@ -62,6 +62,11 @@ export function initialDecision(call: V1Call): Decision {
     return { verdict: 'note', why: `the query of this ${call.resource.singular} list is put together where migrate-v2 cannot read its keys, and v2 lists do not filter by id (v1's way to read one record; v2 has Get): check its keys, then migrate it by hand` };
   }
   return { verdict: 'migrate' };
+}
+
+/** An update through a wrapper of the program that sends every caller's request as PUT, written in it (`method: 'PUT'`, axios's `put`). */
+export function sendsFixedPut(call: V1Call): boolean {
+  return call.via?.method === 'PUT' && call.via.methodNode !== undefined && call.via.fn !== undefined && call.via.methodParam === undefined && call.via.initParam === undefined;
 }
 
 /** A query parameter whose key is known only at run time: `?${qs}`, `&${more}`. */

@@ -76,7 +76,8 @@ function moveIdIntoPath(ctx: TransformContext, call: V1Call): void {
   if (!literal) {
     const option = readOneOption(call)!;
     appendQuery(ctx, call.urlNode, pathSegment(ctx, option.id), true, '/');
-    removeProperty(ctx, option.property);
+    if (option.keepEmpty) ctx.replace(option.keepEmpty, '{}');
+    else removeProperty(ctx, option.property);
     return;
   }
   const raw = ctx.plannedText(literal);

@@ -7,7 +7,7 @@
 import { ts } from 'ts-morph';
 import { collectionAfterV1Prefix, collectionBase, hasV1Path, pluralWords, readOneQuery, renamedFieldNames, rewriteV1Paths, V1_LIST_KEYS, type Operation } from '../contract/index.js';
 import { placeOf } from './places.js';
-import { HOLE, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
+import { HOLE, unwrap, type BaseUse, type FollowedReference, type PathLiteral } from './static-text.js';
 import type { V1Call } from './v1-calls.js';
 
 export type Verdict = 'migrate' | 'keep' | 'note';
@@ -53,7 +53,7 @@ export function initialDecision(call: V1Call): Decision {
   if (call.operation === 'get-by-list' && !call.via?.records && !readOneLiteral(call) && !readOneOption(call)) {
     const how =
       call.query && ts.isPropertyAssignment(call.query) ? `whose id comes in its query option (\`${call.query.getText().slice(0, 50)}\`) as more than a plain name`
-      : call.via?.queryParams?.length ? `whose id it hands ${call.via.name}() in a query object, which migrate-v2 does not move into the path`
+      : call.via?.queryParams?.length ? `whose id it hands ${call.via.name}() in a query object that holds more than the id (or is not its last argument)`
       : 'whose URL is not a plain literal';
     return { verdict: 'note', why: `a v1 read of one ${call.resource.singular} by list with ?id= ${how}: v2 reads one record with GET /<collection>/<uid>; migrate it by hand` };
   }
@@ -87,15 +87,28 @@ export function readOneLiteral(call: V1Call): PathLiteral | undefined {
  * name, a string or a template of names: the path segment it becomes is written from its text, so
  * it must hold nothing another transform edits.
  */
-export function readOneOption(call: V1Call): { property: NonNullable<V1Call['query']>; id: ts.Expression } | undefined {
+export function readOneOption(call: V1Call): { property: ts.ObjectLiteralElementLike; id: ts.Expression; keepEmpty?: ts.ObjectLiteralExpression } | undefined {
   const query = call.query;
-  const object = query && ts.isPropertyAssignment(query) ? query.initializer : undefined;
+  const handed = query ? undefined : queryHandedToWrapper(call);
+  const object = query && ts.isPropertyAssignment(query) ? query.initializer : handed?.object;
   if (!object || !ts.isObjectLiteralExpression(object) || object.properties.length !== 1 || call.url.indexOf('?') !== call.url.lastIndexOf('?')) return undefined;
   const only = object.properties[0]!;
   const key = readOneQuery(call.resource).slice(1, -1);
-  if (ts.isShorthandPropertyAssignment(only) && only.name.text === key) return { property: query!, id: only.name };
-  if (ts.isPropertyAssignment(only) && only.name.getText() === key && isPlainValue(only.initializer)) return { property: query!, id: only.initializer };
-  return undefined;
+  const id = ts.isShorthandPropertyAssignment(only) && only.name.text === key ? only.name : ts.isPropertyAssignment(only) && only.name.getText() === key && isPlainValue(only.initializer) ? only.initializer : undefined;
+  if (!id) return undefined;
+  // The option goes whole; an object handed to a wrapper goes with its argument, or stays empty where the wrapper needs one.
+  return { property: query ?? only, id, ...(handed?.required ? { keepEmpty: object } : {}) };
+}
+
+/** `client.get<GroupList>(PATH, { id })`: the query object a call hands its wrapper last, and whether the wrapper needs one. */
+function queryHandedToWrapper(call: V1Call): { object: ts.ObjectLiteralExpression; required: boolean } | undefined {
+  const params = call.via?.queryParams;
+  const index = params?.length === 1 ? params[0]! : -1;
+  const arg = call.call.arguments[index];
+  const object = arg && unwrap(arg);
+  if (!object || !ts.isObjectLiteralExpression(object) || index !== call.call.arguments.length - 1) return undefined;
+  const parameter = call.via!.fn?.parameters[index];
+  return { object, required: !parameter || (!parameter.questionToken && !parameter.initializer) };
 }
 
 function isPlainValue(e: ts.Expression): boolean {

@@ -621,6 +621,41 @@ export class Wrappers {
     return found.length === 1 ? found[0] : undefined;
   }
 
+  /**
+   * `this.client.get<T>(path)` with `client: PlatformClient`, an interface the program's one class
+   * implements (`class AxiosPlatformClient implements PlatformClient`): that class's method. A second
+   * implementation (a test's fake, say) leaves the call unread.
+   */
+  private implementationOfInterface(callee: ts.Expression): WrapperFunction | undefined {
+    if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
+    const signature = this.text.declarationOf(callee.name);
+    if (!signature || !ts.isMethodSignature(signature) || !ts.isInterfaceDeclaration(signature.parent)) return undefined;
+    this.implementers ??= this.classesByInterface();
+    const classes = this.implementers.get(signature.parent) ?? [];
+    const name = callee.name.text;
+    return classes.length === 1 ? classes[0]!.members.find((m): m is ts.MethodDeclaration => ts.isMethodDeclaration(m) && ts.isIdentifier(m.name) && m.name.text === name && m.body !== undefined) : undefined;
+  }
+
+  private implementers?: Map<ts.InterfaceDeclaration, ts.ClassLikeDeclaration[]>;
+
+  /** The classes of the run's files by the interfaces of the program they implement. */
+  private classesByInterface(): Map<ts.InterfaceDeclaration, ts.ClassLikeDeclaration[]> {
+    const out = new Map<ts.InterfaceDeclaration, ts.ClassLikeDeclaration[]>();
+    for (const sf of this.files) {
+      for (const c of nodesOf(sf).ofKinds(ts.SyntaxKind.ClassDeclaration, ts.SyntaxKind.ClassExpression) as ts.ClassLikeDeclaration[]) {
+        for (const clause of c.heritageClauses ?? []) {
+          if (clause.token !== ts.SyntaxKind.ImplementsKeyword) continue;
+          for (const t of clause.types) {
+            const symbol = ts.isIdentifier(t.expression) || ts.isPropertyAccessExpression(t.expression) ? this.typeSymbol(t.expression as ts.EntityName) : undefined;
+            const iface = symbol?.declarations?.find(ts.isInterfaceDeclaration);
+            if (iface) out.set(iface, [...(out.get(iface) ?? []), c]);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   private typeSymbol(name: ts.EntityName): ts.Symbol | undefined {
     const symbol = this.checker.getSymbolAtLocation(name);
     return symbol && symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
@@ -650,7 +685,7 @@ export class Wrappers {
   /** The wrapper a call goes through, with its method, URL and body read from the arguments. */
   viaWrapper(call: ts.CallExpression): Transport | undefined {
     if (this.byFunction.size === 0 && this.declared.length === 0) return undefined;
-    const fn = functionOf(call.expression, (n) => this.text.declarationOf(n)) ?? this.implementationByType(call.expression);
+    const fn = functionOf(call.expression, (n) => this.text.declarationOf(n)) ?? this.implementationByType(call.expression) ?? this.implementationOfInterface(call.expression);
     const wrapper = (fn && this.byFunction.get(fn)) ?? (fn && isProjectSource(fn.getSourceFile()) ? undefined : this.declaredFor(call));
     if (!wrapper) return undefined;
     const urlNode = call.arguments[wrapper.pathParam];

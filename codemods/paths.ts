@@ -195,12 +195,13 @@ function readBy(ctx: TransformContext, literal: PathLiteral): string {
   return ` (${shown.slice(0, 3).join('; ')}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}: ${why})`;
 }
 
-/** `'./api.mjs'` of `getJson()` imported from it, when the run reads this file alone and so cannot see what that module's function does. */
+/** `'./api.mjs'` of `getJson()` imported from it, when the run reads the call's file alone and so cannot see what that module's function does. */
 function unreadModule(ctx: TransformContext, call: ts.CallExpression): string | undefined {
   const callee = ts.isIdentifier(call.expression) ? call.expression : undefined;
   const module = callee && importedModule(callee, ctx.analysis.text);
+  // Resolved to a declaration in another file, the module was read (the call is no wrapper for some other reason).
   const declared = module?.startsWith('.') ? ctx.analysis.text.declarationOf(callee!) : undefined;
-  if (!module?.startsWith('.') || (declared && declared.getSourceFile() !== ctx.sf)) return undefined;
+  if (!module?.startsWith('.') || (declared && declared.getSourceFile() !== call.getSourceFile())) return undefined;
   return `'${module}'`;
 }
 

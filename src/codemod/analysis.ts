@@ -18,7 +18,7 @@ import { calleeOf, functionName, placeIn, placeOf } from './places.js';
 import { forEachNode, isAssignment, isFallback, memberName, propertyOf, usesOf, writtenRecords } from './syntax.js';
 import { keysReadIn, listedKeys, literalKey, namedKeyOf, ownKeysOf } from './named-keys.js';
 import { listTakenOnly, missingBy, readsAsOne } from './read-one.js';
-import { clientFieldRenames, deleteBodyChange, hasV1Path, renamesInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, pluralWords, resourceOf, resourceOfPath, uidReferenceNames, uidReferences, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
+import { clientFieldRenames, deleteBodyChange, hasV1Path, renamesInWords, writeKeysInWords, fieldsBeyondHydration, fieldsGoneInV2, goneFieldNames, keysOnV2, precisionChange, renamedFieldNames, pluralWords, resourceOf, resourceOfPath, uidReferenceNames, uidReferences, V1_LIST_KEYS, type ResourceContract } from '../contract/index.js';
 import { findV1Calls, parsedInChain, recognise, type V1Call } from './v1-calls.js';
 import { nodesOf } from './file-nodes.js';
 import { hasModifier } from './module-shape.js';
@@ -1035,9 +1035,11 @@ export class Analysis {
         // Asked last: most files return no records, and the importers are found by the checker.
         if (!this.importedUnseen(file.sf) && !this.importedByOthers(file.sf)) continue;
         const name = functionName(fn) ?? 'this function';
+        // A write stays with its readers: what its body names on v2 is part of moving it by hand.
+        const written = shape.call.operation === 'create' || shape.call.operation === 'update' ? writeKeysInWords(shape.call.resource) : '';
         const why = response
           ? `${name}() returns its response to other modules, which parse it where migrate-v2 does not follow their reads (envelope, pages, ${renamesInWords(shape.call.resource)}); migrate it with them by hand`
-          : `${name}() returns its records ${script ? '' : 'untyped '}to other modules, where migrate-v2 does not follow their reads (${renamesInWords(shape.call.resource)}); ${script ? 'migrate it with its readers by hand' : `give ${name}() a return type naming the record type, or migrate it by hand`}`;
+          : `${name}() returns its records ${script ? '' : 'untyped '}to other modules, where migrate-v2 does not follow their reads (${renamesInWords(shape.call.resource)}); ${script ? 'migrate it with its readers by hand' : `give ${name}() a return type naming the record type, or migrate it by hand`}${written ? ` (and on v2 ${written})` : ''}`;
         this.plan.demote(shape.call, `${staysOnV1(shape.call)}: ${why}`);
       }
     }

@@ -73,11 +73,16 @@ export function changesInWords(resource: ResourceContract): string {
   const list = v1.list && v2.list ? `list key ${v1.list.envelopeKey} -> ${v2.list.envelopeKey}${v2.list.paginated ? ', a page at a time' : ''}` : '';
   const readOne = resource.v1.readOne?.how === 'list-by-id' && v2.get ? `a read by ${readOneQuery(resource)} is a Get` : '';
   const update = v1.update?.semantics === 'replace' && v2.update?.semantics === 'partial' ? 'an update (PUT) is a PATCH with an updateMask' : '';
-  const keys = resource.fields.flatMap((f) => (f.reference?.writeKey ? [`${f.reference.writeKey.v1} as ${f.reference.writeKey.v2}`] : []));
-  const written = keys.length > 0 ? `a write names ${keys.join(', ')}` : '';
+  const written = writeKeysInWords(resource);
   const missing = (['create', 'update', 'delete'] as const).filter((op) => v1[op] && !v2[op]);
   const writes = missing.length > 0 ? `v2beta1 has no ${missing.slice(0, -1).join(', ')}${missing.length > 1 ? ' or ' : ''}${missing.at(-1)} for ${pluralWords(resource)}, so those stay on v1` : '';
   return [renamesInWords(resource), list, readOne, update, written, writes].filter(Boolean).join('; ');
+}
+
+/** `a write names identity as identityUid, role as roleUid`: the keys a create or update body names references by on v2; '' when none change. */
+export function writeKeysInWords(resource: ResourceContract): string {
+  const keys = resource.fields.flatMap((f) => (f.reference?.writeKey ? [`${f.reference.writeKey.v1} as ${f.reference.writeKey.v2}`] : []));
+  return keys.length > 0 ? `a write names ${keys.join(', ')}` : '';
 }
 
 /**

@@ -999,8 +999,9 @@ export class Analysis {
     if (unread.length > 0) return () => `${unread[0]!.split('/').pop()} names its module where migrate-v2 does not read its calls`;
     const known = new Set(updates.map((c) => c.call));
     const name = functionName(fn);
+    if (!name) return () => 'its other calls cannot be found by a name';
     for (const file of this.files.values()) {
-      if (name && !file.sf.text.includes(name)) continue;
+      if (!file.sf.text.includes(name)) continue;
       for (const id of nodesOf(file.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
         if (id.text !== name || declares(id) || this.text.declarationOf(id) === undefined) continue;
         const named = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;

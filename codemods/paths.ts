@@ -191,8 +191,18 @@ function readBy(ctx: TransformContext, literal: PathLiteral): string {
   if (readers.length === 0) return '';
   const shown = [...new Set(readers.map((call) => `${calleeOf(call)}() ${placeIn(call, ctx.sf)}`))];
   const unread = readers.map((call) => unreadModule(ctx, call)).find((m) => m !== undefined);
-  const why = unread ? `calls of a module of the program, ${unread}, which it reads with this file only when a jsconfig.json or tsconfig.json holds them both: add one at the project's root` : 'calls it does not take for requests';
+  const typed = unread ? undefined : readers.map((call) => interfaceInWords(ctx, call)).find((m) => m !== undefined);
+  const why = unread ? `calls of a module of the program, ${unread}, which it reads with this file only when a jsconfig.json or tsconfig.json holds them both: add one at the project's root` : typed ?? 'calls it does not take for requests';
   return ` (${shown.slice(0, 3).join('; ')}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}: ${why})`;
+}
+
+/** `this.client.get()` typed by an interface that no class of the run, or more than one, implements: which one sends is not known. */
+function interfaceInWords(ctx: TransformContext, call: ts.CallExpression): string | undefined {
+  const found = ctx.analysis.wrappers.implementersOf(call.expression);
+  if (!found || found.classes.length === 1) return undefined;
+  const names = found.classes.map((c) => c.name?.text ?? 'a class');
+  const who = names.length === 0 ? 'no class of the run implements' : `${names.length} classes implement (${names.slice(0, 3).join(', ')})`;
+  return `calls typed by the interface ${found.iface.name.text}, which ${who}, so which one sends them is not known`;
 }
 
 /** `'./api.mjs'` of `getJson()` imported from it, when the run reads the call's file alone and so cannot see what that module's function does. */

@@ -627,13 +627,18 @@ export class Wrappers {
    * implementation (a test's fake, say) leaves the call unread.
    */
   private implementationOfInterface(callee: ts.Expression): WrapperFunction | undefined {
+    const found = this.implementersOf(callee);
+    const name = found?.method;
+    return found?.classes.length === 1 ? found.classes[0]!.members.find((m): m is ts.MethodDeclaration => ts.isMethodDeclaration(m) && ts.isIdentifier(m.name) && m.name.text === name && m.body !== undefined) : undefined;
+  }
+
+  /** The interface a method call is typed by (`this.client.get` of `client: PlatformClient`), and the classes of the run that implement it. */
+  implementersOf(callee: ts.Expression): { iface: ts.InterfaceDeclaration; method: string; classes: readonly ts.ClassLikeDeclaration[] } | undefined {
     if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
     const signature = this.text.declarationOf(callee.name);
     if (!signature || !ts.isMethodSignature(signature) || !ts.isInterfaceDeclaration(signature.parent)) return undefined;
     this.implementers ??= this.classesByInterface();
-    const classes = this.implementers.get(signature.parent) ?? [];
-    const name = callee.name.text;
-    return classes.length === 1 ? classes[0]!.members.find((m): m is ts.MethodDeclaration => ts.isMethodDeclaration(m) && ts.isIdentifier(m.name) && m.name.text === name && m.body !== undefined) : undefined;
+    return { iface: signature.parent, method: callee.name.text, classes: this.implementers.get(signature.parent) ?? [] };
   }
 
   private implementers?: Map<ts.InterfaceDeclaration, ts.ClassLikeDeclaration[]>;

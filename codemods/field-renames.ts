@@ -35,12 +35,27 @@ function flagEscapes(ctx: TransformContext, call: ts.CallExpression): void {
   const callee = call.expression.getText(ctx.sf);
   // lodash's functions over a collection hand records to callbacks the flow follows, and most give back what it follows too (collection-library.ts).
   if (readsNoFieldByName(call, (e) => ctx.shapeOf(e)) || ctx.analysis.isV1Call(call) || ctx.analysis.doubles.answering.has(call) || ctx.file.flow.collection(call)?.followed) return;
-  const passed = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg)).find((shape) => shape !== undefined && 'resource' in shape && shape.kind !== 'envelope');
-  if (!passed) return;
+  const shapes = call.arguments.map((arg) => ctx.shapeOf(ts.isSpreadElement(arg) ? arg.expression : arg));
+  const at = shapes.findIndex((shape) => shape !== undefined && 'resource' in shape && shape.kind !== 'envelope');
+  const passed = shapes[at] as Extract<Shape, { resource: ResourceContract }> | undefined;
+  if (!passed || takesAnyType(ctx, call, at)) return;
   // A function the analysis sees is followed through its types: only other callees hide their reads.
   // Asked last: the checker's answer costs more than the shapes, and most calls pass no resource.
   if (ofEntityAdapter(call, (n) => ctx.analysis.text.declarationOf(n)) || ctx.analysis.followsInto(call)) return;
   ctx.todo(call, `${passed.resource.singular} resources pass into ${callee}() here: the fields read there (id, createdAt, ...) are not migrated; check them by hand`);
+}
+
+/**
+ * `setQueryData<T>(key, value: T)`: a parameter typed by a type parameter that names no field (no
+ * constraint) reads none by name; TypeScript would refuse it.
+ */
+function takesAnyType(ctx: TransformContext, call: ts.CallExpression, index: number): boolean {
+  const declaration = ctx.analysis.checker.getResolvedSignature(call)?.declaration;
+  const parameter = declaration && !ts.isJSDocSignature(declaration) ? declaration.parameters[Math.min(index, declaration.parameters.length - 1)] : undefined;
+  const type = parameter?.type;
+  if (!type || !ts.isTypeReferenceNode(type) || type.typeArguments || parameter.dotDotDotToken) return false;
+  const named = ctx.analysis.text.declarationOf(type.typeName);
+  return named !== undefined && ts.isTypeParameterDeclaration(named) && named.constraint === undefined;
 }
 
 /**

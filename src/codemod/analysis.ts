@@ -998,14 +998,16 @@ export class Analysis {
     const unread = data.otherLoaders(home.fileName);
     if (unread.length > 0) return () => `${unread[0]!.split('/').pop()} names its module where migrate-v2 does not read its calls`;
     const known = new Set(updates.map((c) => c.call));
-    const name = functionName(fn);
+    // `const putJson = async (...) => ...`, `{ put: (...) => ... }`: the function is named by what holds it.
+    const declaration = (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent)) ? fn.parent : fn;
+    const name = declaration.name && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
     if (!name) return () => 'its other calls cannot be found by a name';
+    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
     for (const file of this.files.values()) {
       if (!file.sf.text.includes(name)) continue;
-      for (const id of nodesOf(file.sf).of<ts.Identifier>(ts.SyntaxKind.Identifier)) {
-        if (id.text !== name || declares(id) || this.text.declarationOf(id) === undefined) continue;
+      for (const id of usesOf(file.sf, declaration, declarationOf)) {
+        if (ts.isImportSpecifier(id.parent) || ts.isExportSpecifier(id.parent) || ts.isImportClause(id.parent)) continue;
         const named = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
-        if (functionOf(named, (n) => this.text.declarationOf(n)) !== fn) continue;
         const call = named.parent;
         if (!ts.isCallExpression(call) || call.expression !== named) return (from) => `it is used other than called (${placeOf(id, from)})`;
         if (!known.has(call) && !this.wrappers.transports.has(call)) return (from) => `it also sends a request that is no v1 update (${placeOf(call, from)})`;
@@ -1024,8 +1026,9 @@ export class Analysis {
   private keepUntypedRecordsReturnedToImporters(): void {
     // A GraphQL resolver's records are read by its schema: keepRecordsReturnedToGraphql says so.
     const resolvers = new Set<ts.Node>(this.resolvers.map((r) => r.fn));
+    const declarationOf = (n: ts.Node) => this.text.declarationOf(n);
     for (const file of this.files.values()) {
-      for (const fn of exportedFunctions(file.sf)) {
+      for (const fn of exportedFunctions(file.sf, declarationOf)) {
         if (resolvers.has(fn)) continue;
         const shape = file.flow.returnOf(fn);
         // A response says nothing of its body whatever its type: its importers parse and read it out of sight.
@@ -1590,28 +1593,21 @@ function bodiesSetOn(argument: ts.Expression, declarationOf: (n: ts.Node) => ts.
   });
 }
 
-/** A name where it is declared, imported or exported, not used. */
-function declares(id: ts.Identifier): boolean {
-  const p = id.parent;
-  if (ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p)) return true;
-  return (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isFunctionDeclaration(p) || ts.isVariableDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isParameter(p)) && p.name === id;
-}
-
 /** The functions other modules may call: exported functions and function constants, and the public methods of exported classes. */
-function exportedFunctions(sf: ts.SourceFile): ts.FunctionLikeDeclaration[] {
+function exportedFunctions(sf: ts.SourceFile, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.FunctionLikeDeclaration[] {
   const out: ts.FunctionLikeDeclaration[] = [];
   for (const s of sf.statements) {
-    if (ts.isFunctionDeclaration(s) && s.body && (hasModifier(s, ts.SyntaxKind.ExportKeyword) || exportedByName(sf, s.name?.text ?? ''))) out.push(s, ...handedOut(s));
+    if (ts.isFunctionDeclaration(s) && s.body && (hasModifier(s, ts.SyntaxKind.ExportKeyword) || exportedByName(sf, s.name?.text ?? ''))) out.push(s, ...handedOut(s, declarationOf));
     if (ts.isVariableStatement(s)) {
       for (const d of s.declarationList.declarations) {
         if (!d.initializer || !isExported(d)) continue;
         const value = unwrap(d.initializer);
-        if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) out.push(value, ...handedOut(value));
+        if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) out.push(value, ...handedOut(value, declarationOf));
         // `export const api = { groups: { list: async () => ... } }`
-        else if (ts.isObjectLiteralExpression(value)) out.push(...functionsOfObject(value));
+        else if (ts.isObjectLiteralExpression(value)) out.push(...functionsOfObject(value, declarationOf));
       }
     }
-    if (ts.isExportAssignment(s) && ts.isObjectLiteralExpression(unwrap(s.expression))) out.push(...functionsOfObject(unwrap(s.expression) as ts.ObjectLiteralExpression));
+    if (ts.isExportAssignment(s) && ts.isObjectLiteralExpression(unwrap(s.expression))) out.push(...functionsOfObject(unwrap(s.expression) as ts.ObjectLiteralExpression, declarationOf));
     if (ts.isClassDeclaration(s) && isExportedClass(s)) {
       for (const m of s.members) if (ts.isMethodDeclaration(m) && m.body && !hasModifier(m, ts.SyntaxKind.PrivateKeyword) && !ts.isPrivateIdentifier(m.name)) out.push(m);
     }
@@ -1624,34 +1620,23 @@ function exportedFunctions(sf: ts.SourceFile): ts.FunctionLikeDeclaration[] {
  * The functions of the objects a factory returns (`createClient()` answering `{ groups: { list() {...} } }`,
  * or `{ list }` naming its own functions): its callers call them from wherever they hold the object.
  */
-function handedOut(factory: ts.FunctionLikeDeclaration): ts.FunctionLikeDeclaration[] {
+function handedOut(factory: ts.FunctionLikeDeclaration, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.FunctionLikeDeclaration[] {
   return returnedExpressions(factory).flatMap((e) => {
     const n = unwrap(e);
-    return ts.isObjectLiteralExpression(n) ? functionsOfObject(n) : [];
+    return ts.isObjectLiteralExpression(n) ? functionsOfObject(n, declarationOf) : [];
   });
 }
 
-/** The functions an object literal holds, in nested objects too, and the functions of its scope it names (`{ list }`). */
-function functionsOfObject(object: ts.ObjectLiteralExpression): ts.FunctionLikeDeclaration[] {
+/** The functions an object literal holds, in nested objects too, and those it names (`{ list }`, `{ find: findGroup }`). */
+function functionsOfObject(object: ts.ObjectLiteralExpression, declarationOf: (n: ts.Node) => ts.Declaration | undefined): ts.FunctionLikeDeclaration[] {
   return object.properties.flatMap((p): ts.FunctionLikeDeclaration[] => {
     if (ts.isMethodDeclaration(p)) return p.body ? [p] : [];
-    const value = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : ts.isShorthandPropertyAssignment(p) ? localFunction(p.name) : undefined;
+    const value = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
     if (!value) return [];
-    if (ts.isArrowFunction(value) || ts.isFunctionExpression(value) || ts.isFunctionDeclaration(value)) return value.body ? [value] : [];
-    return ts.isObjectLiteralExpression(value) ? functionsOfObject(value) : [];
+    if (ts.isObjectLiteralExpression(value)) return functionsOfObject(value, declarationOf);
+    const fn = ts.isArrowFunction(value) || ts.isFunctionExpression(value) ? value : ts.isIdentifier(value) ? functionOf(value, declarationOf) : undefined;
+    return fn?.body ? [fn] : [];
   });
-}
-
-/** `{ list }`: the function declared by that name in the scope of the object (a function declaration or a const function). */
-function localFunction(name: ts.Identifier): ts.Node | undefined {
-  for (let scope: ts.Node | undefined = name.parent; scope; scope = scope.parent) {
-    const statements = ts.isBlock(scope) || ts.isSourceFile(scope) ? scope.statements : undefined;
-    for (const s of statements ?? []) {
-      if (ts.isFunctionDeclaration(s) && s.name?.text === name.text) return s;
-      if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name) && d.name.text === name.text && d.initializer) return unwrap(d.initializer);
-    }
-  }
-  return undefined;
 }
 
 /**

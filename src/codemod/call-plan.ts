@@ -64,9 +64,10 @@ export function initialDecision(call: V1Call): Decision {
   return { verdict: 'migrate' };
 }
 
-/** An update through a wrapper of the program that sends every caller's request as PUT, written in it (`method: 'PUT'`, axios's `put`). */
+/** An update through a wrapper of the program that sends every caller's request with v1's update method, written in it (`method: 'PUT'`, axios's `put`). */
 export function sendsFixedPut(call: V1Call): boolean {
-  return call.via?.method === 'PUT' && call.via.methodNode !== undefined && call.via.fn !== undefined && call.via.methodParam === undefined && call.via.initParam === undefined;
+  const via = call.via;
+  return via !== undefined && via.method === call.resource.v1.endpoints.update?.method && via.methodNode !== undefined && via.fn !== undefined && via.methodParam === undefined && via.initParam === undefined;
 }
 
 /** A query parameter whose key is known only at run time: `?${qs}`, `&${more}`. */
